@@ -1,0 +1,82 @@
+# The feedback collection service. `make help` lists the targets.
+
+GO        ?= go
+BIN       := bin
+FEEDBACKD := $(BIN)/feedbackd
+DB        ?= ./data/feedback.db
+# Fuzz budgets are counts, not durations: a duration races Go 1.26's fuzz
+# coordinator at its deadline (golang/go#75804, fixed in Go 1.27) and fails
+# with "context deadline exceeded" on a busy machine.
+FUZZTIME  ?= 300000x
+BENCHTIME ?= 3s
+LOADSECS  ?= 10
+STATICCHECK := $(BIN)/staticcheck
+WASMBROWSERTEST := $(BIN)/wasmbrowsertest
+
+WASM      := web/app.wasm
+BROTLI_Q  ?= 11
+APP_SRC   := $(shell find app shared -name '*.go' -not -name '*_test.go') go.mod go.sum
+
+.PHONY: help build wasm run test test-postgres check lint fuzz bench tools clean
+
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
+
+build: ## build bin/feedbackd
+	$(GO) build -trimpath -o $(FEEDBACKD) ./server/cmd/feedbackd
+
+wasm: $(WASM).br ## build the PWA into web/app.wasm, with .br and .gz copies
+
+$(WASM): $(APP_SRC)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WASM) ./app
+
+$(WASM).br: $(WASM)
+	$(GO) run ./server/cmd/precompress -brotli $(BROTLI_Q) $(WASM)
+
+run: build wasm ## start the service on the embedded SQLite default with a demo workspace
+	$(FEEDBACKD) demo --db $(DB)
+	$(FEEDBACKD) serve --db $(DB)
+
+test: $(WASMBROWSERTEST) ## run every test (PostgreSQL and Chromium suites skip with one line when missing, unless CI=true)
+	$(GO) test -race -count=1 ./...
+	GOOS=js GOARCH=wasm $(GO) build ./shared/... ./app/...
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec $(CURDIR)/$(WASMBROWSERTEST) ./app/browser/ ./app/offline/...
+
+test-postgres: ## run every test and require PostgreSQL
+	FEEDBACK_REQUIRE_POSTGRES=1 $(MAKE) test
+
+check: lint ## lint and compile for the browser
+	GOOS=js GOARCH=wasm $(GO) build ./shared/... ./app/...
+	GOOS=js GOARCH=wasm $(GO) vet ./shared/... ./app/...
+
+lint: tools ## gofmt, go vet and staticcheck
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); echo 'gofmt: the files above need formatting'; exit 1)
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+
+fuzz: ## run each fuzz target briefly (FUZZTIME=300000x executions)
+	$(GO) test -run '^$$' -fuzz '^FuzzParsePosterCode$$' -fuzztime $(FUZZTIME) ./server/secret
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckURL$$' -fuzztime $(FUZZTIME) ./server/webhook
+	$(GO) test -run '^$$' -fuzz '^FuzzParseListParams$$' -fuzztime $(FUZZTIME) ./shared/feedback
+	$(GO) test -run '^$$' -fuzz '^FuzzSubmissionJSON$$' -fuzztime $(FUZZTIME) ./shared/feedback
+	$(GO) test -run '^$$' -fuzz '^FuzzSubmissionForm$$' -fuzztime $(FUZZTIME) ./shared/feedback
+
+bench: ## Go benchmarks beside their bare baselines, then wrk load runs (needs PostgreSQL; see README)
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -timeout 60m ./server/bench/ | $(GO) run ./server/bench/ratio
+	$(GO) test -run '^$$' -bench '^BenchmarkDeliver$$' -benchtime $(BENCHTIME) ./server/webhook/ | $(GO) run ./server/bench/ratio
+	$(GO) test -run '^$$' -bench DeliveryLatency -benchtime 1000x ./server/webhook/
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./server/poster/
+	server/bench/load.sh postgres $(LOADSECS)
+	server/bench/load.sh sqlite $(LOADSECS)
+
+tools: $(STATICCHECK) $(WASMBROWSERTEST) ## build the pinned Go tools into bin/
+
+$(STATICCHECK): tools/go.mod tools/go.sum
+	cd tools && $(GO) build -o ../$(STATICCHECK) honnef.co/go/tools/cmd/staticcheck
+
+# wasmbrowsertest runs the browser packages' tests in Chromium.
+$(WASMBROWSERTEST): tools/go.mod tools/go.sum
+	cd tools && $(GO) build -o ../$(WASMBROWSERTEST) github.com/agnivade/wasmbrowsertest
+
+clean: ## remove build outputs
+	rm -rf $(BIN) $(WASM) $(WASM).br $(WASM).gz
