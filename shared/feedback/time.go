@@ -1,0 +1,55 @@
+package feedback
+
+import (
+	"fmt"
+	"time"
+)
+
+// TimeFormat is the layout of every timestamp on the wire: RFC 3339 in UTC
+// with exactly three fractional digits, for example 2026-11-21T07:47:29.507Z.
+const TimeFormat = "2006-01-02T15:04:05.000Z07:00"
+
+// Time is a time.Time that encodes as [TimeFormat] in UTC and decodes any
+// RFC 3339 date-time.
+type Time struct{ time.Time }
+
+// NewTime returns t as a [Time] in UTC, truncated to microseconds, the
+// precision every store keeps.
+func NewTime(t time.Time) Time { return Time{t.UTC().Truncate(time.Microsecond)} }
+
+// String formats t with [TimeFormat].
+func (t Time) String() string { return t.UTC().Format(TimeFormat) }
+
+// MarshalJSON encodes t as a JSON string in [TimeFormat].
+func (t Time) MarshalJSON() ([]byte, error) {
+	return []byte(`"` + t.String() + `"`), nil
+}
+
+// UnmarshalJSON decodes an RFC 3339 date-time string.
+func (t *Time) UnmarshalJSON(b []byte) error {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return fmt.Errorf("must be an RFC 3339 date-time string")
+	}
+	v, err := time.Parse(time.RFC3339Nano, string(b[1:len(b)-1]))
+	if err != nil {
+		return fmt.Errorf("must be an RFC 3339 date-time")
+	}
+	*t = NewTime(v)
+	return nil
+}
+
+// ParseTimeBound parses a from or to query value: an RFC 3339 date-time
+// with offset, or a date YYYY-MM-DD meaning 00:00 UTC of that day.
+func ParseTimeBound(s string) (time.Time, error) {
+	if len(s) == len(time.DateOnly) {
+		d, err := time.Parse(time.DateOnly, s)
+		if err == nil {
+			return d.UTC(), nil
+		}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("must be an RFC 3339 date-time or a date YYYY-MM-DD")
+	}
+	return t.UTC(), nil
+}
