@@ -1,0 +1,67 @@
+package bench_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// The service's statements, as the baseline runs them. They are copies:
+// TestBaselineRunsSameSQL fails when the store's change.
+const (
+	hygieneColumns   = "id, location_id, poster_id, rating, tags, comment, language, source, device_id, captured_at, created_at"
+	sqlPosterByID    = `SELECT workspace_id, id, location_id, form, review_id, survey_id, label, created_at, revoked_at FROM posters WHERE id = $1`
+	sqlLocation      = `SELECT id, name, description, created_at, updated_at FROM locations WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`
+	sqlInsertHygiene = `INSERT INTO hygiene_submissions (workspace_id, ` + hygieneColumns + `, body_hash)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+			ON CONFLICT (workspace_id, id) DO NOTHING`
+	sqlNextSeq     = `UPDATE event_sequences SET seq = seq + 1 WHERE workspace_id = $1 RETURNING seq`
+	sqlInsertEvent = `INSERT INTO events (workspace_id, seq, id, type, occurred_at, data) VALUES ($1, $2, $3, $4, $5, $6)`
+	sqlFanOutHead  = `INSERT INTO deliveries (workspace_id, id, webhook_id, event_seq, event_id, event_type,
+			status, attempts, schedule_base, next_attempt_at, last_status_code, last_error, created_at, updated_at)
+		SELECT we.workspace_id, `
+	sqlFanOutTail = `, we.webhook_id, $2, $3, $4,
+			'pending', 0, 0, $5, 0, '', $5, $5
+		FROM webhook_events we JOIN webhooks w ON w.workspace_id = we.workspace_id AND w.id = we.webhook_id
+		WHERE we.workspace_id = $1 AND we.event IN ($4, '*') AND w.disabled_at IS NULL`
+	sqlHygieneCond = `workspace_id = $1 AND created_at >= $2 AND created_at < $3`
+	sqlHygienePage = `SELECT ` + hygieneColumns + ` FROM hygiene_submissions WHERE ` + sqlHygieneCond +
+		` ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`
+)
+
+// sqlFanOut is the statement that writes an event's webhook deliveries,
+// with rowID the dialect's new-row-id expression.
+func sqlFanOut(rowID string) string {
+	return sqlFanOutHead + fmt.Sprintf(rowID, "$6") + sqlFanOutTail
+}
+
+// The hourly counters of the whole workspace's hygiene list.
+const (
+	hygieneSeries  = "hygiene_submissions"
+	locationSeries = "hygiene_submissions.location_id"
+	wholeWorkspace = "00000000-0000-0000-0000-000000000000"
+	sqlCountEdge   = `SELECT COUNT(*) FROM hygiene_submissions WHERE workspace_id = $1 AND created_at >= %s AND created_at < %s`
+	sqlCountSum    = `SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM list_counts
+		WHERE workspace_id = $1 AND list = $6 AND scope = $7 AND bucket >= $4 AND bucket < $5`
+	sqlCounters = `INSERT INTO list_counts (workspace_id, list, scope, bucket, n) VALUES ($1, $3, $4, $2, 1), ($1, $5, $6, $2, 1)
+		ON CONFLICT (workspace_id, list, scope, bucket) DO UPDATE SET n = list_counts.n + 1`
+)
+
+// sqlHygieneTotal is the unfiltered total: the rows before the first
+// whole hour, the counters of the whole hours, the rows after the last.
+var sqlHygieneTotal = "SELECT (" + fmt.Sprintf(sqlCountEdge, "$2", "$4") + ") + (" + sqlCountSum + ") + (" +
+	fmt.Sprintf(sqlCountEdge, "$5", "$3") + ")"
+
+// bareTotal counts the list as the store does.
+func bareTotal(ctx context.Context, db bareDB, ws string, _ feedback.ListParams) (int, error) {
+	var n int
+	err := db.queryRow(ctx, sqlHygieneTotal, ws, minTime, maxTime, minTime, maxTime, hygieneSeries, wholeWorkspace).Scan(&n)
+	return n, err
+}
+
+// bareCounters updates the list counters as the store does.
+func bareCounters(exec func(string, ...any) error, ws string, h feedback.HygieneSubmission, now time.Time) error {
+	return exec(sqlCounters, ws, now.Truncate(time.Hour), hygieneSeries, wholeWorkspace, locationSeries, h.LocationID)
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/feedbackhq/feedback/server"
+	feedbackhttp "github.com/feedbackhq/feedback/server/http"
+	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// demoSlug names the demo workspace; running demo again reuses it.
+const demoSlug = "demo"
+
+// demo handles "feedbackd demo": a workspace with locations, an active
+// review, an active survey, a poster for each form and some submissions.
+// It prints a new API token and the visitor URLs.
+func (m *Main) demo(ctx context.Context, args []string) error {
+	var d dbFlags
+	var baseURL string
+	fs := m.newFlags("demo")
+	d.register(fs, m.Getenv)
+	fs.StringVar(&baseURL, "base-url", envOr(m.Getenv, "FEEDBACK_BASE_URL", "http://localhost:8080"),
+		"public URL printed in the visitor links (env FEEDBACK_BASE_URL)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	return m.withStore(ctx, d, func(store server.Store, keys *secret.Keyring) error {
+		ws, err := store.WorkspaceBySlug(ctx, demoSlug)
+		if feedback.ErrorCode(err) == feedback.ENotFound {
+			ws, err = seedDemo(ctx, store, keys)
+		}
+		if err != nil {
+			return err
+		}
+		token, err := createToken(ctx, store, ws.ID, "demo")
+		if err != nil {
+			return err
+		}
+		return m.printDemo(ctx, store, keys, ws, token, strings.TrimRight(baseURL, "/"))
+	})
+}
+
+// printDemo prints the token and every poster's visitor URL.
+func (m *Main) printDemo(ctx context.Context, store server.Store, keys *secret.Keyring, ws *server.Workspace, token, base string) error {
+	fmt.Fprintf(m.Stdout, "Demo workspace %q (%s)\n\nAPI token (shown once):\n  %s\n\n", ws.Name, ws.ID, token)
+	fmt.Fprintf(m.Stdout, "Try:\n  curl -H 'Authorization: Bearer %s' %s/api/v1/hygiene\n\nVisitor forms:\n", token, base)
+	locs, _, err := store.Locations(ctx, ws.ID, feedback.ListParams{Page: 1, PerPage: feedback.MaxPerPage})
+	if err != nil {
+		return err
+	}
+	for _, l := range locs {
+		posters, _, err := store.Posters(ctx, ws.ID, l.ID, feedback.ListParams{Page: 1, PerPage: feedback.MaxPerPage})
+		if err != nil {
+			return err
+		}
+		for _, p := range posters {
+			if p.Status != feedback.PosterActive {
+				continue
+			}
+			code, err := feedbackhttp.PosterCode(keys, ws, p.ID)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(m.Stdout, "  %-8s %-22s %s/q/%s\n", p.Form, l.Name, base, code)
+		}
+	}
+	fmt.Fprintf(m.Stdout, "\nAPI reference: %s/api/v1/openapi.json\n", base)
+	return nil
+}

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Main is the program: its subcommands share the setup code with the
+// end-to-end tests, which run Main in process.
+type Main struct {
+	Stdout, Stderr io.Writer
+	// Getenv reads the environment; tests replace it.
+	Getenv func(string) string
+	// Ready, when set, receives the listening address once serve listens.
+	Ready chan<- string
+}
+
+// NewMain returns a Main that reads the process environment.
+func NewMain() *Main {
+	return &Main{Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv}
+}
+
+// Run runs the subcommand named by args[0] (serve when args is empty or
+// starts with a flag).
+func (m *Main) Run(ctx context.Context, args []string) error {
+	if len(args) == 0 || (len(args[0]) > 0 && args[0][0] == '-') {
+		return m.serve(ctx, args)
+	}
+	switch args[0] {
+	case "serve":
+		return m.serve(ctx, args[1:])
+	case "migrate":
+		return m.migrate(ctx, args[1:])
+	case "workspace":
+		return m.workspace(ctx, args[1:])
+	case "token":
+		return m.token(ctx, args[1:])
+	case "demo":
+		return m.demo(ctx, args[1:])
+	case "help", "-h", "--help":
+		fmt.Fprint(m.Stdout, usage)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q\n\n%s", args[0], usage)
+}
+
+const usage = `Usage: feedbackd [command] [flags]
+
+Commands:
+  serve                          run the service (the default)
+  migrate                        apply database migrations
+  workspace create --name NAME   create a workspace; prints its id
+  token create --workspace ID --name NAME
+                                 create an API token; prints it once
+  token list --workspace ID      list a workspace's tokens
+  token revoke --workspace ID TOKEN_ID
+                                 revoke a token at once
+  demo                           create a demo workspace; prints a token and URLs
+
+Every command takes --db (DATABASE_URL) and --secret-key (FEEDBACK_SECRET_KEY).
+Run "feedbackd COMMAND -h" for a command's flags.
+`
+
+// newFlags returns a flag set for a subcommand that writes its usage to
+// the Main's stderr and returns errors instead of exiting.
+func (m *Main) newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("feedbackd "+name, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	return fs
+}

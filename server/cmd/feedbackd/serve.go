@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	feedbackhttp "github.com/feedbackhq/feedback/server/http"
+	"github.com/feedbackhq/feedback/server/webhook"
+)
+
+// serveFlags are the flags of the serve command.
+type serveFlags struct {
+	dbFlags
+	addr, baseURL, logLevel   string
+	webDir                    string
+	webhookAllow, trustedNets string
+	rateLimit                 int
+	visitors                  feedbackhttp.VisitorLimits
+}
+
+func (m *Main) parseServe(args []string) (*serveFlags, error) {
+	f := &serveFlags{}
+	fs := m.newFlags("serve")
+	f.register(fs, m.Getenv)
+	fs.StringVar(&f.addr, "addr", envOr(m.Getenv, "FEEDBACK_ADDR", ":8080"), "listen address (env FEEDBACK_ADDR)")
+	fs.StringVar(&f.baseURL, "base-url", m.Getenv("FEEDBACK_BASE_URL"),
+		"public URL used in poster links (env FEEDBACK_BASE_URL; default http://localhost:PORT)")
+	fs.IntVar(&f.rateLimit, "rate-limit", envInt(m.Getenv, "FEEDBACK_RATE_LIMIT", 1000),
+		"API requests per minute per workspace (env FEEDBACK_RATE_LIMIT)")
+	fs.IntVar(&f.visitors.PerIP, "visitor-limit", envInt(m.Getenv, "FEEDBACK_VISITOR_LIMIT", 120),
+		"visitor page views and submissions per minute per client IP (env FEEDBACK_VISITOR_LIMIT)")
+	fs.IntVar(&f.visitors.PerPoster, "poster-limit", envInt(m.Getenv, "FEEDBACK_POSTER_LIMIT", 1200),
+		"visitor submissions per minute per poster (env FEEDBACK_POSTER_LIMIT)")
+	fs.StringVar(&f.webhookAllow, "webhook-allow", m.Getenv("FEEDBACK_WEBHOOK_ALLOW"),
+		"comma-separated CIDRs webhooks may reach over http or at private addresses (env FEEDBACK_WEBHOOK_ALLOW)")
+	fs.StringVar(&f.trustedNets, "trusted-proxies", m.Getenv("FEEDBACK_TRUSTED_PROXIES"),
+		"comma-separated CIDRs of proxies whose X-Forwarded-For is trusted (env FEEDBACK_TRUSTED_PROXIES)")
+	fs.StringVar(&f.webDir, "web-dir", envOr(m.Getenv, "FEEDBACK_WEB_DIR", "web"),
+		"directory of the WebAssembly build: app.wasm, .br, .gz (env FEEDBACK_WEB_DIR)")
+	fs.StringVar(&f.logLevel, "log-level", envOr(m.Getenv, "FEEDBACK_LOG_LEVEL", "info"), "debug, info, warn or error (env FEEDBACK_LOG_LEVEL)")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("serve takes no arguments, got %q", fs.Args())
+	}
+	if f.rateLimit < 1 {
+		return nil, fmt.Errorf("--rate-limit must be at least 1")
+	}
+	return f, nil
+}
+
+// serve runs the service until ctx is done, then shuts down gracefully.
+func (m *Main) serve(ctx context.Context, args []string) error {
+	f, err := m.parseServe(args)
+	if err != nil {
+		return err
+	}
+	cfg, err := m.serverConfig(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer cfg.Store.Close()
+	ln, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return err
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = "http://localhost:" + portOf(ln.Addr())
+	}
+	dispatcher := &webhook.Dispatcher{Queue: cfg.Store, Keys: cfg.Keyring, Log: cfg.Logger,
+		Client: webhook.NewClient(webhook.Policy{Allow: cfg.WebhookAllow})}
+	cfg.Waker = dispatcher
+	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
+	dispatched := make(chan struct{})
+	go func() { defer close(dispatched); dispatcher.Run(dctx) }()
+	defer func() { stopDispatch(); <-dispatched }() // finish the attempts in flight
+	srv := &http.Server{Handler: feedbackhttp.New(*cfg).Handler(), ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
+	cfg.Logger.Info("feedbackd listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "db", redactDB(f.db))
+	if m.Ready != nil {
+		m.Ready <- ln.Addr().String()
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// serverConfig opens the store and builds the HTTP configuration.
+func (m *Main) serverConfig(ctx context.Context, f *serveFlags) (*feedbackhttp.Config, error) {
+	allow, err := parsePrefixes(f.webhookAllow)
+	if err != nil {
+		return nil, fmt.Errorf("--webhook-allow: %w", err)
+	}
+	proxies, err := parsePrefixes(f.trustedNets)
+	if err != nil {
+		return nil, fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	logger, err := newLogger(m.Stderr, f.logLevel)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := f.keyring()
+	if err != nil {
+		return nil, err
+	}
+	store, err := f.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &feedbackhttp.Config{Store: store, Keyring: keys, BaseURL: strings.TrimRight(f.baseURL, "/"),
+		RateLimit: f.rateLimit, VisitorLimits: f.visitors, WebhookAllow: allow, WebDir: f.webDir, TrustedProxies: proxies, Logger: logger}, nil
+}
+
+func portOf(a net.Addr) string {
+	_, port, _ := net.SplitHostPort(a.String())
+	return port
+}
+
+// redactDB hides the password of a database URL for logging.
+func redactDB(db string) string {
+	if i := strings.Index(db, "://"); i >= 0 {
+		if at := strings.LastIndex(db, "@"); at > i {
+			if colon := strings.Index(db[i+3:at], ":"); colon >= 0 {
+				return db[:i+3+colon] + ":xxxxx" + db[at:]
+			}
+		}
+	}
+	return db
+}
+
+func newLogger(w interface{ Write([]byte) (int, error) }, level string) (*slog.Logger, error) {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, fmt.Errorf("--log-level: %w", err)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}

@@ -1,0 +1,132 @@
+package http
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// Body size limits.
+const (
+	maxJSONBody   = 1 << 20 // API bodies
+	maxVisitBody  = 64 << 10
+	maxKioskBatch = 8 << 20
+)
+
+// writeJSON answers v as JSON with status.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode response: %w", err)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+	return nil
+}
+
+// decodeJSON reads a JSON object of at most limit bytes into dst,
+// rejecting other media types, unknown fields and trailing data.
+func decodeJSON(w http.ResponseWriter, r *http.Request, dst any, limit int64) error {
+	if !isMediaType(r, "application/json") {
+		return feedback.Errorf(feedback.EUnsupportedMediaType, "The body must be application/json.")
+	}
+	body, err := readBody(w, r, limit)
+	if err != nil {
+		return err
+	}
+	return unmarshalStrict(body, dst)
+}
+
+// readBody reads the whole body up to limit bytes.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return nil, feedback.Errorf(feedback.EPayloadTooLarge, "The body must be at most %d bytes.", limit)
+	}
+	if err != nil {
+		return nil, feedback.Errorf(feedback.EMalformedBody, "The body could not be read.")
+	}
+	return b, nil
+}
+
+// unmarshalStrict decodes one JSON value into dst, naming the offending
+// field when a value has the wrong type or is unknown.
+func unmarshalStrict(body []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return jsonError(err)
+	}
+	if dec.More() {
+		return feedback.Errorf(feedback.EMalformedBody, "The body must hold one JSON value.")
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		name := typeErr.Field
+		if name == "" {
+			name = "body"
+		}
+		return &feedback.Error{Code: feedback.EValidation, Message: "Field " + name + " has the wrong type.",
+			Params: []feedback.InvalidParam{{Name: name, Reason: "must be " + jsonTypeName(typeErr.Type.String())}}}
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return &feedback.Error{Code: feedback.EValidation, Message: "Unknown field " + name + ".",
+			Params: []feedback.InvalidParam{{Name: name, Reason: "is not a known field"}}}
+	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return feedback.Errorf(feedback.EMalformedBody, "The body is not valid JSON.")
+	}
+	return &feedback.Error{Code: feedback.EValidation, Message: "The body is invalid.",
+		Params: []feedback.InvalidParam{{Name: "body", Reason: err.Error()}}}
+}
+
+func jsonTypeName(goType string) string {
+	switch {
+	case strings.Contains(goType, "int"):
+		return "an integer"
+	case strings.Contains(goType, "bool"):
+		return "a boolean"
+	case strings.HasPrefix(goType, "[]"):
+		return "an array"
+	case strings.HasPrefix(goType, "map"), strings.Contains(goType, "."):
+		return "an object or a formatted string"
+	case strings.Contains(goType, "string"), strings.Contains(goType, "Status"):
+		return "a string"
+	}
+	return "of another type"
+}
+
+// isMediaType reports whether the request body is of media type want.
+func isMediaType(r *http.Request, want string) bool {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return err == nil && strings.EqualFold(mt, want)
+}
+
+// writeCreated answers 201 with a Location header for path, relative to
+// the API prefix the request used (/api/v1 or /api).
+func writeCreated(w http.ResponseWriter, r *http.Request, path string, v any) error {
+	w.Header().Set("Location", apiPrefix(r)+path)
+	return writeJSON(w, http.StatusCreated, v)
+}
+
+// apiPrefix returns the API prefix of the request's path.
+func apiPrefix(r *http.Request) string {
+	if strings.HasPrefix(r.URL.Path, "/api/v1/") {
+		return "/api/v1"
+	}
+	return "/api"
+}

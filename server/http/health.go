@@ -1,0 +1,28 @@
+package http
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+)
+
+func (s *Server) registerHealthRoutes(r chi.Router) {
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	r.Get("/readyz", s.handleReady)
+}
+
+// handleReady handles "GET /readyz": ready when the database answers.
+func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		s.log.WarnContext(ctx, "readiness check failed", "err", err)
+		_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "database unavailable"})
+		return
+	}
+	_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}

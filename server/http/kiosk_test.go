@@ -1,0 +1,134 @@
+package http_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+func TestKioskPairing(t *testing.T) {
+	eachStore(t, func(t *testing.T, ts *TestServer) {
+		f := ts.newFixture(t, "Kiosk")
+		var pc feedback.PairingCode
+		ts.do(t, req{method: "POST", path: "/api/v1/kiosks/pairing-codes", token: f.Token,
+			body: map[string]any{"location_id": f.Location.ID, "form": "review", "review_id": f.Review.ID, "name": "Lobby tablet"}}).
+			expect(t, 201, "").decode(t, &pc)
+		if len(pc.Code) != 9 || !pc.ExpiresAt.Equal(ts.Clock.Now().Add(10*time.Minute)) {
+			t.Errorf("pairing code %+v", pc)
+		}
+		var p feedback.Pairing
+		typed := pc.Code[:4] + " " + pc.Code[5:] // typed with a space instead of the dash
+		ts.do(t, req{method: "POST", path: "/kiosk/pair", body: map[string]any{"code": typed}}).expect(t, 201, "").decode(t, &p)
+		if p.Kiosk.LocationID != f.Location.ID || p.Kiosk.Form != feedback.FormReview || p.Kiosk.ReviewID != f.Review.ID || p.Kiosk.Name != "Lobby tablet" {
+			t.Errorf("paired kiosk %+v", p.Kiosk)
+		}
+		ts.do(t, req{method: "POST", path: "/kiosk/pair", body: map[string]any{"code": pc.Code}}).expect(t, 422, feedback.EValidation)
+
+		var cfg struct {
+			Kiosk feedback.Kiosk
+			Form  feedback.FormView
+		}
+		ts.do(t, req{method: "GET", path: "/kiosk/config", token: p.Credential}).expect(t, 200, "").decode(t, &cfg)
+		if cfg.Form.Review == nil || cfg.Form.Review.ID != f.Review.ID || cfg.Form.LocationName != f.Location.Name {
+			t.Errorf("kiosk config %+v", cfg)
+		}
+
+		ts.do(t, req{method: "POST", path: "/api/v1/kiosks/pairing-codes", token: f.Token,
+			body: map[string]any{"location_id": f.Location.ID, "form": "hygiene"}}).expect(t, 201, "").decode(t, &pc)
+		ts.Clock.Add(10*time.Minute + time.Second)
+		ts.do(t, req{method: "POST", path: "/kiosk/pair", body: map[string]any{"code": pc.Code}}).expect(t, 422, feedback.EValidation)
+	})
+}
+
+func TestKioskSync(t *testing.T) {
+	eachStore(t, func(t *testing.T, ts *TestServer) {
+		f := ts.newFixture(t, "Sync")
+		cred, kiosk := pairKioskCred(t, ts, f, map[string]any{"location_id": f.Location.ID, "form": "hygiene"})
+		batch := make([]map[string]any, feedback.MaxSyncBatch)
+		for i := range batch {
+			batch[i] = map[string]any{"id": feedback.NewID(), "rating": 1 + i%5,
+				"captured_at": ts.Clock.Now().Add(-time.Duration(i) * time.Second).Format(time.RFC3339Nano)}
+		}
+		sync := func(items []map[string]any) feedback.SyncResponse {
+			t.Helper()
+			var out feedback.SyncResponse
+			ts.do(t, req{method: "POST", path: "/kiosk/sync", token: cred, body: map[string]any{"submissions": items}}).expect(t, 200, "").decode(t, &out)
+			if len(out.Results) != len(items) {
+				t.Fatalf("%d results for %d items", len(out.Results), len(items))
+			}
+			return out
+		}
+		for i, r := range sync(batch).Results {
+			if r.Status != 201 || r.ID != batch[i]["id"] {
+				t.Fatalf("item %d: %+v", i, r)
+			}
+		}
+		for i, r := range sync(batch).Results {
+			if r.Status != 200 {
+				t.Fatalf("resent item %d: %+v", i, r)
+			}
+		}
+		if n := countHygiene(t, ts, f); n != feedback.MaxSyncBatch {
+			t.Fatalf("%d rows after syncing 500 twice", n)
+		}
+		conflict := map[string]any{"id": batch[0]["id"], "rating": 5 - (0 % 5)}
+		mixed := []map[string]any{
+			{"id": feedback.NewID(), "rating": 5},
+			{"id": feedback.NewID(), "rating": 9},
+			conflict,
+			{"id": feedback.NewID(), "rating": 2, "stars": 2},
+		}
+		want := []int{201, 422, 409, 422}
+		for i, r := range sync(mixed).Results {
+			if r.Status != want[i] || (r.Status >= 400 && (r.Problem == nil || r.Problem.Code == "")) {
+				t.Errorf("mixed item %d: %+v; want status %d", i, r, want[i])
+			}
+		}
+		var page feedback.Page[feedback.HygieneSubmission]
+		ts.do(t, req{method: "GET", path: "/api/v1/hygiene?per_page=1", token: f.Token}).expect(t, 200, "").decode(t, &page)
+		if h := page.Data[0]; h.Source != feedback.SourceKiosk || h.DeviceID != kiosk.ID || h.PosterID != "" {
+			t.Errorf("kiosk submission %+v", h)
+		}
+		tooMany := make([]map[string]any, feedback.MaxSyncBatch+1)
+		for i := range tooMany {
+			tooMany[i] = map[string]any{"id": feedback.NewID(), "rating": 3}
+		}
+		ts.do(t, req{method: "POST", path: "/kiosk/sync", token: cred, body: map[string]any{"submissions": tooMany}}).expect(t, 422, feedback.EValidation)
+		ts.do(t, req{method: "POST", path: "/kiosk/sync", token: f.Token, body: map[string]any{"submissions": mixed}}).expect(t, 401, feedback.EInvalidToken)
+	})
+}
+
+func TestKioskHeartbeatAndRevoke(t *testing.T) {
+	eachStore(t, func(t *testing.T, ts *TestServer) {
+		f := ts.newFixture(t, "Beat")
+		cred, kiosk := pairKioskCred(t, ts, f, map[string]any{"location_id": f.Location.ID, "form": "hygiene", "name": "Door"})
+		ts.do(t, req{method: "POST", path: "/kiosk/heartbeat", token: cred, body: map[string]any{"queue_depth": 7, "app_version": "b42"}}).expect(t, 204, "")
+		ts.do(t, req{method: "POST", path: "/kiosk/heartbeat", token: cred, body: map[string]any{"queue_depth": -1}}).expect(t, 422, feedback.EValidation)
+		list := func() feedback.Kiosk {
+			var page feedback.Page[feedback.Kiosk]
+			ts.do(t, req{method: "GET", path: "/api/v1/kiosks", token: f.Token}).expect(t, 200, "").decode(t, &page)
+			if len(page.Data) != 1 {
+				t.Fatalf("kiosks %+v", page)
+			}
+			return page.Data[0]
+		}
+		if k := list(); !k.Online || k.QueueDepth != 7 || k.AppVersion != "b42" || k.LastSeenAt == nil {
+			t.Errorf("after a heartbeat: %+v", k)
+		}
+		ts.Clock.Add(3*time.Minute + time.Second)
+		if k := list(); k.Online {
+			t.Errorf("online after three missed heartbeats: %+v", k)
+		}
+		ts.do(t, req{method: "DELETE", path: "/api/v1/kiosks/" + kiosk.ID, token: f.Token}).expect(t, 204, "")
+		ts.do(t, req{method: "POST", path: "/kiosk/heartbeat", token: cred, body: map[string]any{"queue_depth": 0}}).expect(t, 401, feedback.ETokenRevoked)
+		ts.do(t, req{method: "POST", path: "/kiosk/sync", token: cred,
+			body: map[string]any{"submissions": []map[string]any{{"id": feedback.NewID(), "rating": 1}}}}).expect(t, 401, feedback.ETokenRevoked)
+		if k := list(); k.RevokedAt == nil {
+			t.Errorf("revoked kiosk %+v", k)
+		}
+	})
+}
+
+var _ = fmt.Sprint

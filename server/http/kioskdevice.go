@@ -1,0 +1,191 @@
+package http
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+var kioskKey = &contextKey{"kiosk"}
+
+// pairPerIP bounds pairing attempts per client IP and minute: with 40-bit
+// codes valid ten minutes, guessing one is hopeless.
+const pairPerIP = 20
+
+// maxAppVersion is the longest app version a heartbeat may report, in
+// characters.
+const maxAppVersion = 100
+
+func (s *Server) registerKioskDeviceRoutes(r chi.Router) {
+	r.Post("/kiosk/pair", s.handle(s.handleKioskPair))
+	r.Group(func(r chi.Router) {
+		r.Use(s.requireKiosk)
+		r.Get("/kiosk/config", s.handle(s.handleKioskConfig))
+		r.Post("/kiosk/sync", s.handle(s.waking(s.handleKioskSync)))
+		r.Post("/kiosk/heartbeat", s.handle(s.handleKioskHeartbeat))
+	})
+}
+
+// handleKioskPair handles "POST /kiosk/pair": it consumes a pairing code
+// and answers the kiosk's credential, once.
+func (s *Server) handleKioskPair(w http.ResponseWriter, r *http.Request) error {
+	if !s.takeLocal(w, r, "pair-ip:"+s.clientIP(r), pairPerIP) {
+		return nil
+	}
+	var in feedback.PairRequest
+	if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+		return err
+	}
+	cred, hash := secret.NewToken(secret.KioskTokenPrefix)
+	k := &server.Kiosk{CredentialHash: hash}
+	err := s.store.PairKiosk(r.Context(), secret.Hash(secret.NormalizePairingCode(in.Code)), k)
+	if isCode(err, feedback.ENotFound) {
+		return &feedback.Error{Code: feedback.EValidation, Message: "The pairing code is unknown, used or expired.",
+			Params: []feedback.InvalidParam{{Name: "code", Reason: "is unknown, used or expired"}}}
+	}
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusCreated, feedback.Pairing{Kiosk: k.Kiosk, Credential: cred})
+}
+
+// requireKiosk authenticates a kiosk by its device credential.
+func (s *Server) requireKiosk(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k, err := s.kioskAuth(r)
+		if err != nil {
+			s.refuse(w, r, err)
+			return
+		}
+		if s.takeLocal(w, r, "kiosk:"+k.ID, s.limits.PerKiosk) {
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), kioskKey, k)))
+		}
+	})
+}
+
+func (s *Server) kioskAuth(r *http.Request) (*server.Kiosk, error) {
+	h := r.Header.Get("Authorization")
+	if h == "" {
+		return nil, feedback.Errorf(feedback.EUnauthenticated, "This endpoint needs a kiosk credential: Authorization: Bearer fbkk_...")
+	}
+	scheme, value, _ := strings.Cut(h, " ")
+	if !strings.EqualFold(scheme, "Bearer") || !secret.ValidToken(secret.KioskTokenPrefix, strings.TrimSpace(value)) {
+		return nil, feedback.Errorf(feedback.EInvalidToken, "The Authorization header must be Bearer followed by a kiosk credential (fbkk_...).")
+	}
+	k, err := s.store.KioskByCredential(r.Context(), secret.Hash(strings.TrimSpace(value)))
+	if isCode(err, feedback.ENotFound) {
+		return nil, feedback.Errorf(feedback.EInvalidToken, "The kiosk credential is not valid.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if k.RevokedAt != nil {
+		return nil, feedback.Errorf(feedback.ETokenRevoked, "This kiosk was unpaired; pair it again.")
+	}
+	return k, nil
+}
+
+func kioskOf(ctx context.Context) *server.Kiosk {
+	k, _ := ctx.Value(kioskKey).(*server.Kiosk)
+	return k
+}
+
+// kioskTarget is where the kiosk's submissions go.
+func (s *Server) kioskTarget(ctx context.Context, k *server.Kiosk) (*target, error) {
+	view, err := s.formView(ctx, k.WorkspaceID, k.LocationID, k.FormRef, false)
+	if err != nil {
+		return nil, err
+	}
+	return &target{WorkspaceID: k.WorkspaceID, LocationID: k.LocationID, DeviceID: k.ID,
+		Source: feedback.SourceKiosk, FormRef: k.FormRef, View: view}, nil
+}
+
+// KioskConfig answers GET /kiosk/config: the kiosk and the form it shows.
+type KioskConfig struct {
+	Kiosk feedback.Kiosk    `json:"kiosk"`
+	Form  feedback.FormView `json:"form"`
+}
+
+// handleKioskConfig handles "GET /kiosk/config".
+func (s *Server) handleKioskConfig(w http.ResponseWriter, r *http.Request) error {
+	k := kioskOf(r.Context())
+	t, err := s.kioskTarget(r.Context(), k)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, KioskConfig{Kiosk: k.Kiosk, Form: *t.View})
+}
+
+// handleKioskHeartbeat handles "POST /kiosk/heartbeat".
+func (s *Server) handleKioskHeartbeat(w http.ResponseWriter, r *http.Request) error {
+	var hb feedback.Heartbeat
+	if err := decodeJSON(w, r, &hb, maxJSONBody); err != nil {
+		return err
+	}
+	var v feedback.Validator
+	v.Check(hb.QueueDepth >= 0, "queue_depth", "must not be negative")
+	var reason string
+	hb.AppVersion, reason = feedback.CleanText(hb.AppVersion, maxAppVersion)
+	v.Check(reason == "", "app_version", reason)
+	if err := v.Err(); err != nil {
+		return err
+	}
+	k := kioskOf(r.Context())
+	if err := s.store.KioskHeartbeat(r.Context(), k.WorkspaceID, k.ID, hb); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// handleKioskSync handles "POST /kiosk/sync": up to 500 queued
+// submissions, each accepted or rejected on its own.
+func (s *Server) handleKioskSync(w http.ResponseWriter, r *http.Request) error {
+	var batch struct {
+		Submissions []json.RawMessage `json:"submissions"`
+	}
+	if err := decodeJSON(w, r, &batch, maxKioskBatch); err != nil {
+		return err
+	}
+	if len(batch.Submissions) == 0 || len(batch.Submissions) > feedback.MaxSyncBatch {
+		return &feedback.Error{Code: feedback.EValidation, Message: "A sync carries 1 to 500 submissions.",
+			Params: []feedback.InvalidParam{{Name: "submissions", Reason: "must hold 1 to 500 items"}}}
+	}
+	t, err := s.kioskTarget(r.Context(), kioskOf(r.Context()))
+	if err != nil {
+		return err
+	}
+	out := feedback.SyncResponse{Results: make([]feedback.SyncResult, len(batch.Submissions))}
+	for i, raw := range batch.Submissions {
+		out.Results[i] = s.syncOne(r, t, raw)
+	}
+	return writeJSON(w, http.StatusOK, out)
+}
+
+// syncOne stores one item of a sync and reports its outcome.
+func (s *Server) syncOne(r *http.Request, t *target, raw json.RawMessage) feedback.SyncResult {
+	var sub feedback.Submission
+	err := unmarshalStrict(raw, &sub)
+	if err == nil {
+		var created bool
+		_, created, err = s.ingest(r.Context(), t, &sub, "")
+		if err == nil && created {
+			return feedback.SyncResult{ID: sub.ID, Status: http.StatusCreated}
+		}
+	}
+	if err == nil {
+		return feedback.SyncResult{ID: sub.ID, Status: http.StatusOK}
+	}
+	if statusOf(err) >= 500 {
+		s.log.ErrorContext(r.Context(), "kiosk sync item failed", "err", err)
+	}
+	p := problemOf(r, err)
+	return feedback.SyncResult{ID: sub.ID, Status: p.Status, Problem: p}
+}

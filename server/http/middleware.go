@@ -1,0 +1,58 @@
+package http
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5/middleware"
+)
+
+// recoverer turns a panic into a 500 problem and logs it.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.writeError(w, r, fmt.Errorf("panic: %v", v))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// accessLog logs one line per request at debug level, and server errors
+// at warn level.
+func (s *Server) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+		level := slog.LevelDebug
+		if ww.Status() >= 500 {
+			level = slog.LevelWarn
+		}
+		s.log.Log(r.Context(), level, "http", "method", r.Method, "path", r.URL.Path,
+			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration", time.Since(start),
+			"request_id", requestID(r.Context()))
+	})
+}
+
+// securityHeaders sets the headers every response carries.
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// compress gzips text answers (pages, scripts, styles, JSON); the wasm is
+// served precompressed and images are compressed already.
+var compress = middleware.Compress(5, "text/html", "text/css", "text/plain", "application/javascript",
+	"text/javascript", "application/json", "application/problem+json", "application/manifest+json", "image/svg+xml")

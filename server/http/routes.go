@@ -1,0 +1,98 @@
+package http
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// Handler returns the service's HTTP handler.
+func (s *Server) Handler() http.Handler {
+	r := chi.NewRouter()
+	r.Use(withRequestID, s.recoverer, s.accessLog, securityHeaders, compress)
+	r.NotFound(s.notFound)
+	r.MethodNotAllowed(s.methodNotAllowed)
+
+	api := s.apiRouter()
+	r.Mount("/api/v1", api)
+	r.Mount("/api", api)
+	s.registerVisitorRoutes(r)
+	s.registerKioskDeviceRoutes(r)
+	s.registerHealthRoutes(r)
+	s.registerStaticRoutes(r)
+	s.registerAppRoutes(r)
+	return r
+}
+
+// apiRouter serves the REST API; it is mounted at /api/v1 and /api. Every
+// request, unknown routes and methods included, is authenticated and
+// counted first, so every answer carries the rate-limit headers; only the
+// OpenAPI document is public (and counted per client IP).
+func (s *Server) apiRouter() chi.Router {
+	r := chi.NewRouter()
+	r.Use(s.apiGate, rejectQueryOnWrites)
+	r.NotFound(s.notFound)
+	r.MethodNotAllowed(s.methodNotAllowed)
+	r.Get("/openapi.json", s.handleOpenAPI)
+	r.Group(func(r chi.Router) {
+		s.registerHygieneRoutes(r)
+		s.registerReviewRoutes(r)
+		s.registerSurveyRoutes(r)
+		s.registerLocationRoutes(r)
+		s.registerPosterRoutes(r)
+		s.registerWebhookRoutes(r)
+		s.registerEventRoutes(r)
+		s.registerKioskRoutes(r)
+	})
+	return r
+}
+
+// isAPI reports whether the request is for the API or a device endpoint,
+// which answer problems in JSON rather than pages.
+func isAPI(r *http.Request) bool {
+	return strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/kiosk/")
+}
+
+// apiGate authenticates and rate-limits every API request but the
+// public OpenAPI document.
+func (s *Server) apiGate(next http.Handler) http.Handler {
+	private := s.requireToken(s.limitWorkspace(next))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/openapi.json") && r.Method == http.MethodGet {
+			if s.anonymousAPI(w, r) {
+				next.ServeHTTP(w, r)
+			}
+			return
+		}
+		private.ServeHTTP(w, r)
+	})
+}
+
+// rejectQueryOnWrites refuses query parameters on requests that change
+// something: none of them takes any, and a typo must not pass silently.
+func rejectQueryOnWrites(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.URL.RawQuery != "" {
+			if err := noQuery(r); err != nil {
+				writeProblem(w, problemOf(r, err))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	if isAPI(r) {
+		s.writeError(w, r, errNotFound)
+		return
+	}
+	http.NotFound(w, r)
+}
+
+func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
+	s.writeError(w, r, feedback.Errorf(feedback.EMethodNotAllowed, "The method %s is not allowed here.", r.Method))
+}

@@ -1,0 +1,105 @@
+package http
+
+import (
+	"log/slog"
+	"net/netip"
+	"strconv"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/feedbackhq/feedback/app/pwa"
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/inmem"
+	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/server/webhook"
+)
+
+// Config configures a [Server].
+type Config struct {
+	Store   server.Store
+	Keyring *secret.Keyring
+	// BaseURL is the public URL of the service, used in poster links,
+	// for example https://feedback.example.com.
+	BaseURL string
+	// RateLimit is the number of API requests per minute per workspace.
+	RateLimit int
+	// VisitorLimits bound anonymous traffic; zero values take defaults.
+	VisitorLimits VisitorLimits
+	// WebhookAllow lists networks that webhooks may reach although they
+	// are private or loopback, and over plain http.
+	WebhookAllow []netip.Prefix
+	// WebhookResolver resolves webhook hosts at subscription time; nil
+	// means the system resolver. Tests replace it.
+	WebhookResolver webhook.Resolver
+	// Waker is woken when deliveries become due (the dispatcher of this
+	// instance); nil when none runs here.
+	Waker interface{ Wake() }
+	// TrustedProxies lists networks whose X-Forwarded-For is believed.
+	TrustedProxies []netip.Prefix
+	// WebDir is the directory holding the WebAssembly build (app.wasm and
+	// its .br and .gz); without one the pages work without the wasm.
+	WebDir string
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// VisitorLimits are the per-minute budgets of anonymous traffic, counted
+// in process: they protect the service, not a shared quota.
+type VisitorLimits struct {
+	PerIP     int // submissions and page views per client IP
+	PerPoster int // submissions per poster
+	PerKiosk  int // kiosk requests per device
+	APIPerIP  int // unauthenticated or failed API requests per client IP
+}
+
+func (l VisitorLimits) withDefaults() VisitorLimits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.PerIP, 120)
+	def(&l.PerPoster, 1200)
+	def(&l.PerKiosk, 600)
+	def(&l.APIPerIP, 300)
+	return l
+}
+
+// Server holds the dependencies of the handlers.
+type Server struct {
+	cfg      Config
+	store    server.Store
+	keys     *secret.Keyring
+	log      *slog.Logger
+	now      func() time.Time
+	local    *inmem.Limiter // anonymous budgets, in process
+	limits   VisitorLimits
+	posterKC *keyCache
+	wasm     wasmBuild
+	goapp    *app.Handler
+	policy   webhook.Policy
+}
+
+// New returns a Server for cfg.
+func New(cfg Config) *Server {
+	s := &Server{cfg: cfg, store: cfg.Store, keys: cfg.Keyring, log: cfg.Logger, now: cfg.Now}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.cfg.RateLimit <= 0 {
+		s.cfg.RateLimit = 1000
+	}
+	s.limits = cfg.VisitorLimits.withDefaults()
+	s.local = inmem.NewLimiter(s.now)
+	s.posterKC = newKeyCache()
+	s.policy = webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}
+	s.wasm = loadWasm(cfg.WebDir)
+	pwa.Register()
+	s.goapp = pwa.NewHandler(pwa.Config{Version: s.wasm.version, WasmSize: strconv.FormatInt(s.wasm.size, 10)})
+	return s
+}

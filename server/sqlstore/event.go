@@ -1,0 +1,105 @@
+package sqlstore
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+const eventColumns = "workspace_id, seq, id, type, occurred_at, data"
+
+// AppendEvent writes an event outside any data change, assigning id,
+// timestamp and the next sequence number; e.Type and e.Data must be set.
+// Returns feedback.ENotFound if the workspace does not exist.
+func (s *Store) AppendEvent(ctx context.Context, workspaceID string, e *feedback.Event) (err error) {
+	defer wrap(&err, "AppendEvent(%s, %s)", workspaceID, e.Type)
+	if !canonical(&workspaceID) {
+		return notFound("workspace", workspaceID)
+	}
+	if e.Type == "" || !json.Valid(e.Data) {
+		return errors.New("an event needs a type and JSON data")
+	}
+	return s.db.InTx(ctx, func(tx Conn) error {
+		return s.insertEvent(ctx, tx, workspaceID, e)
+	})
+}
+
+// Events returns up to limit events with seq > after, in seq order. A
+// limit out of 1..feedback.MaxEventLimit means feedback.DefaultEventLimit.
+func (s *Store) Events(ctx context.Context, workspaceID string, after int64, limit int) (_ []feedback.Event, err error) {
+	defer wrap(&err, "Events(%s, %d)", workspaceID, after)
+	if !canonical(&workspaceID) {
+		return []feedback.Event{}, nil
+	}
+	if limit < 1 || limit > feedback.MaxEventLimit {
+		limit = feedback.DefaultEventLimit
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+eventColumns+` FROM events
+		WHERE workspace_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, workspaceID, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(r Row) (feedback.Event, error) {
+		var e feedback.Event
+		err := r.Scan(&e.WorkspaceID, &e.Seq, &e.ID, &e.Type, at(&e.Timestamp), compactJSON{&e.Data})
+		return e, err
+	})
+}
+
+// appendEvent writes an event of kind typ whose data is v as JSON, in
+// the transaction that made the change it reports.
+func (s *Store) appendEvent(ctx context.Context, tx Conn, workspaceID, typ string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return s.insertEvent(ctx, tx, workspaceID, &feedback.Event{Type: typ, Data: data})
+}
+
+// insertEvent takes the workspace's next sequence number and writes e
+// with its deliveries (see fanOut).
+// The counter row stays locked until the transaction ends, so numbers
+// are gapless and follow commit order.
+func (s *Store) insertEvent(ctx context.Context, tx Conn, workspaceID string, e *feedback.Event) error {
+	now := s.now()
+	e.ID, e.WorkspaceID, e.Timestamp = feedback.NewIDAt(now), workspaceID, feedback.NewTime(now)
+	err := tx.QueryRow(ctx, `UPDATE event_sequences SET seq = seq + 1 WHERE workspace_id = $1 RETURNING seq`,
+		workspaceID).Scan(&e.Seq)
+	if err != nil {
+		return orNotFound(err, "workspace", workspaceID)
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO events (`+eventColumns+`) VALUES ($1, $2, $3, $4, $5, $6)`,
+		workspaceID, e.Seq, e.ID, e.Type, now, string(e.Data))
+	if err != nil {
+		return err
+	}
+	return s.fanOut(ctx, tx, e)
+}
+
+// compactJSON scans a JSON column into *m without insignificant space,
+// which jsonb adds to its output. (jsonb also orders object keys its own
+// way: compare event data as JSON values, not as bytes.)
+type compactJSON struct{ m *json.RawMessage }
+
+// Scan implements sql.Scanner.
+func (d compactJSON) Scan(src any) error {
+	var b []byte
+	switch v := src.(type) {
+	case string:
+		b = []byte(v)
+	case []byte:
+		b = v
+	default:
+		return fmt.Errorf("sqlstore: cannot scan %T as JSON", src)
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return err
+	}
+	*d.m = buf.Bytes()
+	return nil
+}

@@ -1,0 +1,61 @@
+package sqlstore
+
+import (
+	"context"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+const hygieneColumns = "id, location_id, poster_id, rating, tags, comment, language, source, device_id, captured_at, created_at"
+
+// AddHygiene stores a hygiene submission and its
+// hygiene_submission.created event, idempotently by id (see
+// server.SubmissionStore).
+func (s *Store) AddHygiene(ctx context.Context, workspaceID string, h *feedback.HygieneSubmission, hash []byte) (_ bool, err error) {
+	defer wrap(&err, "AddHygiene(%s, %s)", workspaceID, h.ID)
+	if err := checkSubmission(&workspaceID, &h.ID, &h.PosterID, &h.LocationID); err != nil {
+		return false, err
+	}
+	s.stamp(&h.ID, &h.CreatedAt, &h.CapturedAt)
+	if h.Tags == nil {
+		h.Tags = []string{}
+	}
+	tags, err := jsonArg(h.Tags)
+	if err != nil {
+		return false, err
+	}
+	return add(ctx, s, workspaceID, h, hash, addition{
+		id:        h.ID,
+		createdAt: h.CreatedAt.Time,
+		event:     feedback.EventHygieneSubmissionCreated,
+		insert: `INSERT INTO hygiene_submissions (workspace_id, ` + hygieneColumns + `, body_hash)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+			ON CONFLICT (workspace_id, id) DO NOTHING`,
+		args: []any{workspaceID, h.ID, h.LocationID, null(h.PosterID), h.Rating, tags, h.Comment, h.Language,
+			h.Source, h.DeviceID, h.CapturedAt.Time, h.CreatedAt.Time, hash},
+		find:     `SELECT ` + hygieneColumns + `, body_hash FROM hygiene_submissions WHERE workspace_id = $1 AND id = $2`,
+		counters: []counter{{hygieneCount, wholeWorkspace}, {hygieneLocationCount, h.LocationID}},
+	}, scanHygiene)
+}
+
+// HygieneSubmissions returns a page (created_at desc, id desc) filtered
+// by p.From, p.To and p.LocationID, and the total of the filter.
+func (s *Store) HygieneSubmissions(ctx context.Context, workspaceID string, p feedback.ListParams) (_ []feedback.HygieneSubmission, _ int, err error) {
+	defer wrap(&err, "HygieneSubmissions(%s)", workspaceID)
+	if !canonical(&workspaceID) || (p.LocationID != "" && !canonical(&p.LocationID)) {
+		return []feedback.HygieneSubmission{}, 0, nil
+	}
+	q := listQuery{table: "hygiene_submissions", columns: hygieneColumns, counter: &counter{hygieneCount, wholeWorkspace}}
+	if p.LocationID != "" {
+		q.where, q.args = " AND location_id = $4", []any{p.LocationID}
+		q.counter = &counter{hygieneLocationCount, p.LocationID}
+	}
+	return list(ctx, s.db, workspaceID, q, p, scanHygiene)
+}
+
+func scanHygiene(r Row) (feedback.HygieneSubmission, error) {
+	var h feedback.HygieneSubmission
+	err := r.Scan(&h.ID, &h.LocationID, optString{&h.PosterID}, &h.Rating, jsonDest{&h.Tags}, &h.Comment, &h.Language,
+		&h.Source, &h.DeviceID, at(&h.CapturedAt), at(&h.CreatedAt))
+	return h, err
+}

@@ -1,0 +1,147 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+const (
+	kioskColumns = "workspace_id, id, name, location_id, form, review_id, survey_id, credential_hash, " +
+		"created_at, last_seen_at, queue_depth, app_version, revoked_at, reset_seconds, idle_seconds, interval_seconds"
+	pairingCodeColumns = "workspace_id, hash, location_id, form, review_id, survey_id, name, expires_at, used_at, created_at, " +
+		"reset_seconds, idle_seconds, interval_seconds"
+)
+
+// KioskOnlineWindow is how recently a kiosk must have sent a heartbeat
+// to count as online: three missed heartbeats of one a minute make it
+// offline.
+const KioskOnlineWindow = 3 * time.Minute
+
+// CreatePairingCode stores c with created_at. Returns feedback.ENotFound
+// naming location_id, review_id or survey_id when they do not exist in
+// the workspace, and feedback.EConflict if the hash is taken.
+func (s *Store) CreatePairingCode(ctx context.Context, c *server.PairingCode) (err error) {
+	defer wrap(&err, "CreatePairingCode(%s)", c.WorkspaceID)
+	if !canonical(&c.WorkspaceID) {
+		return notFound("workspace", c.WorkspaceID)
+	}
+	c.CreatedAt = s.now()
+	c.ExpiresAt = c.ExpiresAt.UTC().Truncate(time.Microsecond)
+	return s.db.InTx(ctx, func(tx Conn) error {
+		if err := checkForm(ctx, tx, c.WorkspaceID, &c.LocationID, &c.FormRef); err != nil {
+			return err
+		}
+		t := feedback.DefaultKioskTiming
+		if c.Timing != nil {
+			t = *c.Timing
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO kiosk_pairing_codes (`+pairingCodeColumns+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10, $11, $12)`,
+			c.WorkspaceID, c.Hash, c.LocationID, c.Form, null(c.ReviewID), null(c.SurveyID), c.Name, c.ExpiresAt, c.CreatedAt,
+			t.ResetSeconds, t.IdleSeconds, t.IntervalSeconds)
+		return createError(err, "workspace", c.WorkspaceID)
+	})
+}
+
+// PairKiosk consumes the unexpired, unused code with hash codeHash (whose
+// location still exists) and stores k, with a new id unless set, for the
+// code's workspace, location and form, filling them into k; k.Name
+// defaults to the code's name. Returns feedback.ENotFound if there is no
+// such code.
+func (s *Store) PairKiosk(ctx context.Context, codeHash []byte, k *server.Kiosk) (err error) {
+	defer wrap(&err, "PairKiosk")
+	if err := canonicalNew(&k.ID); err != nil {
+		return err
+	}
+	now := s.now()
+	return s.db.InTx(ctx, func(tx Conn) error {
+		var name string
+		err := tx.QueryRow(ctx, `UPDATE kiosk_pairing_codes AS c SET used_at = $2
+			WHERE hash = $1 AND used_at IS NULL AND expires_at > $2 AND EXISTS (SELECT 1 FROM locations l
+				WHERE l.workspace_id = c.workspace_id AND l.id = c.location_id AND l.deleted_at IS NULL)
+			RETURNING workspace_id, location_id, form, review_id, survey_id, name, reset_seconds, idle_seconds, interval_seconds`,
+			codeHash, now).
+			Scan(&k.WorkspaceID, &k.LocationID, &k.Form, optString{&k.ReviewID}, optString{&k.SurveyID}, &name,
+				&k.Timing.ResetSeconds, &k.Timing.IdleSeconds, &k.Timing.IntervalSeconds)
+		if errors.Is(err, ErrNoRows) {
+			return feedback.Errorf(feedback.ENotFound, "The pairing code is unknown, expired or used.")
+		}
+		if err != nil {
+			return err
+		}
+		if k.Name == "" {
+			k.Name = name
+		}
+		k.ID, k.PairedAt = s.newID(k.ID), feedback.NewTime(now)
+		k.LastSeenAt, k.QueueDepth, k.AppVersion, k.Online, k.RevokedAt = nil, 0, "", false, nil
+		_, err = tx.Exec(ctx, `INSERT INTO kiosks (`+kioskColumns+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, 0, '', NULL, $10, $11, $12)`,
+			k.WorkspaceID, k.ID, k.Name, k.LocationID, k.Form, null(k.ReviewID), null(k.SurveyID), k.CredentialHash, now,
+			k.Timing.ResetSeconds, k.Timing.IdleSeconds, k.Timing.IntervalSeconds)
+		return createError(err, "workspace", k.WorkspaceID)
+	})
+}
+
+// KioskByCredential returns the kiosk, revoked or not, whose credential
+// hash is hash. Returns feedback.ENotFound.
+func (s *Store) KioskByCredential(ctx context.Context, hash []byte) (_ *server.Kiosk, err error) {
+	defer wrap(&err, "KioskByCredential")
+	k, err := one(s.scanKiosk(s.db.QueryRow(ctx, `SELECT `+kioskColumns+` FROM kiosks WHERE credential_hash = $1`, hash)))
+	if errors.Is(err, ErrNoRows) {
+		return nil, feedback.Errorf(feedback.ENotFound, "No kiosk has this credential.")
+	}
+	return k, err
+}
+
+// Kiosks returns a page of kiosks, newest first, and the total.
+func (s *Store) Kiosks(ctx context.Context, workspaceID string, p feedback.ListParams) (_ []server.Kiosk, _ int, err error) {
+	defer wrap(&err, "Kiosks(%s)", workspaceID)
+	if !canonical(&workspaceID) {
+		return []server.Kiosk{}, 0, nil
+	}
+	return list(ctx, s.db, workspaceID, listQuery{table: "kiosks", columns: kioskColumns}, p, s.scanKiosk)
+}
+
+// RevokeKiosk revokes a kiosk's credential; revoking twice keeps the
+// first time. Returns feedback.ENotFound.
+func (s *Store) RevokeKiosk(ctx context.Context, workspaceID, id string) (err error) {
+	defer wrap(&err, "RevokeKiosk(%s, %s)", workspaceID, id)
+	return s.updateKiosk(ctx, workspaceID, id, `UPDATE kiosks SET revoked_at = COALESCE(revoked_at, $3)
+		WHERE workspace_id = $1 AND id = $2`, s.now())
+}
+
+// KioskHeartbeat records that the kiosk was seen at the store's now, with
+// its queue depth and app version. Returns feedback.ENotFound.
+func (s *Store) KioskHeartbeat(ctx context.Context, workspaceID, id string, hb feedback.Heartbeat) (err error) {
+	defer wrap(&err, "KioskHeartbeat(%s, %s)", workspaceID, id)
+	return s.updateKiosk(ctx, workspaceID, id, `UPDATE kiosks SET last_seen_at = $3, queue_depth = $4, app_version = $5
+		WHERE workspace_id = $1 AND id = $2`, s.now(), hb.QueueDepth, hb.AppVersion)
+}
+
+// updateKiosk runs an UPDATE of one kiosk ($1 workspace, $2 id, then args).
+func (s *Store) updateKiosk(ctx context.Context, workspaceID, id, update string, args ...any) error {
+	if !canonical(&workspaceID, &id) {
+		return notFound("kiosk", id)
+	}
+	return s.db.InTx(ctx, func(tx Conn) error {
+		n, err := tx.Exec(ctx, update, append([]any{workspaceID, id}, args...)...)
+		if err == nil && n == 0 {
+			return notFound("kiosk", id)
+		}
+		return err
+	})
+}
+
+// scanKiosk reads a kiosk; Online is computed with the store's clock.
+func (s *Store) scanKiosk(r Row) (server.Kiosk, error) {
+	var k server.Kiosk
+	err := r.Scan(&k.WorkspaceID, &k.ID, &k.Name, &k.LocationID, &k.Form, optString{&k.ReviewID}, optString{&k.SurveyID},
+		&k.CredentialHash, at(&k.PairedAt), atOpt(&k.LastSeenAt), &k.QueueDepth, &k.AppVersion, atOpt(&k.RevokedAt),
+		&k.Timing.ResetSeconds, &k.Timing.IdleSeconds, &k.Timing.IntervalSeconds)
+	k.Online = k.RevokedAt == nil && k.LastSeenAt != nil && s.now().Sub(k.LastSeenAt.Time) < KioskOnlineWindow
+	return k, err
+}

@@ -1,0 +1,104 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// Bounds of created_at when a list has no from or to: every stored time
+// lies between them, on both databases.
+var (
+	minTime = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxTime = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+)
+
+// listQuery names the rows of one list: columns of table whose
+// workspace_id is $1 and created_at lies in [$2, $3), and that also
+// match where (" AND ..." with placeholders from $4, bound to args).
+// The lists that grow without bound have a counter, the series of
+// list_counts that counts the rows that match where; the others are
+// counted row by row.
+type listQuery struct {
+	table, columns string
+	where          string
+	args           []any
+	counter        *counter
+}
+
+// list returns one page of q, newest first (created_at desc, id desc),
+// and the number of rows of q (see [listQuery.countQuery]). Every list
+// filter has an index that leads with (workspace_id, ...) and ends with
+// (created_at DESC, id DESC), so both statements are index scans.
+func list[T any](ctx context.Context, c Conn, workspaceID string, q listQuery, p feedback.ListParams,
+	scan func(Row) (T, error)) ([]T, int, error) {
+	from, to := minTime, maxTime
+	if p.From != nil {
+		from = *truncate(p.From)
+	}
+	if p.To != nil {
+		to = *truncate(p.To)
+	}
+	args := append([]any{workspaceID, from, to}, q.args...)
+	cond := "workspace_id = $1 AND created_at >= $2 AND created_at < $3" + q.where
+	var total int
+	query, countArgs := q.countQuery(args, from, to)
+	err := c.QueryRow(ctx, query, countArgs...).Scan(&total)
+	limit, offset := pageBounds(p)
+	if err != nil || offset >= total {
+		return []T{}, total, err
+	}
+	rows, err := c.Query(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d",
+		q.columns, q.table, cond, len(args)+1, len(args)+2), append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	items, err := collect(rows, scan)
+	return items, total, err
+}
+
+// pageBounds returns LIMIT and OFFSET for p, with the defaults of
+// [feedback.ParseListParams] for values out of range.
+func pageBounds(p feedback.ListParams) (limit, offset int) {
+	if p.PerPage < 1 || p.PerPage > feedback.MaxPerPage {
+		p.PerPage = feedback.DefaultPerPage
+	}
+	if p.Page < 1 || p.Page > feedback.MaxPage {
+		p.Page = 1
+	}
+	return p.PerPage, p.Offset()
+}
+
+// collect scans every row and closes rows. It never returns a nil slice
+// with a nil error.
+func collect[T any](rows Rows, scan func(Row) (T, error)) ([]T, error) {
+	defer rows.Close()
+	items := []T{}
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, v)
+	}
+	return items, rows.Err()
+}
+
+// one returns a pointer to v, or nil and err.
+func one[T any](v T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+// nilOnError returns v, or nil when err is set, so that a method never
+// hands back a half-written record with its error.
+func nilOnError[T any](v *T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}

@@ -1,0 +1,127 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// Dialect holds the few words of SQL that differ between databases.
+type Dialect struct {
+	// ForUpdate ends a SELECT that reads a row the transaction is about
+	// to change, so that concurrent changes take turns: on PostgreSQL
+	// " FOR NO KEY UPDATE" (which, unlike FOR UPDATE, lets inserts that
+	// reference the row through a foreign key go on), on SQLite "", as a
+	// write transaction there already excludes every other writer.
+	ForUpdate string
+	// SkipLocked ends the SELECT of the rows that a claim leases, so that
+	// concurrent claims pass over each other's rows instead of waiting
+	// for them: on PostgreSQL " FOR NO KEY UPDATE SKIP LOCKED", on SQLite
+	// "", whose single writer runs one claim at a time.
+	SkipLocked string
+	// RowID is an expression that gives each row of an INSERT ... SELECT
+	// a new UUIDv7 in the type of id columns. Its one verb, %s, is a text
+	// parameter holding the first 19 characters of a UUIDv7 of the
+	// store's now ("tttttttt-tttt-7xxx-": the millisecond, the version and
+	// 12 random bits); the expression appends the variant and 62 random
+	// bits drawn anew for each row.
+	RowID string
+}
+
+// Store implements the queries of server.Store (all but Limiter) on a
+// [DB]. The dialect packages embed it.
+type Store struct {
+	// Now is the store's clock, time.Now unless set before first use.
+	// Stored times are its value in UTC, truncated to microseconds.
+	Now func() time.Time
+
+	db      DB
+	dialect Dialect
+}
+
+// New returns a Store that runs its queries on db.
+func New(db DB, d Dialect) *Store {
+	return &Store{Now: time.Now, db: db, dialect: d}
+}
+
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error { return s.db.Ping(ctx) }
+
+// Close releases the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// now returns the clock's time as the store keeps it.
+func (s *Store) now() time.Time {
+	return s.Now().UTC().Truncate(time.Microsecond)
+}
+
+// newID returns id if it is set, and a new UUIDv7 otherwise.
+func (s *Store) newID(id string) string {
+	if id != "" {
+		return id
+	}
+	return feedback.NewIDAt(s.now())
+}
+
+// wrap adds the operation to an internal error. A *feedback.Error is
+// returned as it is: its code and message are meant for the client.
+func wrap(err *error, format string, args ...any) {
+	var fe *feedback.Error
+	if *err == nil || errors.As(*err, &fe) {
+		return
+	}
+	*err = fmt.Errorf("sqlstore: %s: %w", fmt.Sprintf(format, args...), *err)
+}
+
+// canonical rewrites each id in place to its canonical lower-case form
+// and reports whether all of them are UUIDs. An id that is not a UUID
+// names nothing, on every database.
+func canonical(ids ...*string) bool {
+	for _, id := range ids {
+		c, ok := feedback.ParseUUID(*id)
+		if !ok {
+			return false
+		}
+		*id = c
+	}
+	return true
+}
+
+// canonicalNew is canonical for the id of a record being created: an
+// empty id is left for [Store.newID], and a malformed one is a
+// validation error.
+func canonicalNew(id *string) error {
+	if *id == "" || canonical(id) {
+		return nil
+	}
+	return &feedback.Error{Code: feedback.EValidation, Message: "The id must be a UUID.",
+		Params: []feedback.InvalidParam{{Name: "id", Reason: "must be a UUID"}}}
+}
+
+// notFound returns the error for a record that does not exist.
+func notFound(kind, id string) error {
+	return feedback.Errorf(feedback.ENotFound, "No %s with id %s exists.", kind, id)
+}
+
+// orNotFound turns "no rows" into notFound(kind, id).
+func orNotFound(err error, kind, id string) error {
+	if errors.Is(err, ErrNoRows) {
+		return notFound(kind, id)
+	}
+	return err
+}
+
+// createError translates the error of an INSERT: a missing parent is
+// feedback.ENotFound, a taken id feedback.EConflict.
+func createError(err error, parent, parentID string) error {
+	switch {
+	case errors.Is(err, ErrForeignKey):
+		return notFound(parent, parentID)
+	case errors.Is(err, ErrUnique):
+		return feedback.Errorf(feedback.EConflict, "A record with this id exists.")
+	}
+	return err
+}

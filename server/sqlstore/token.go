@@ -1,0 +1,100 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+const tokenColumns = "workspace_id, id, name, prefix, hash, created_at, last_used_at, revoked_at"
+
+// touchInterval is how stale last_used_at must be before TouchToken
+// writes it again, so that a busy token does not write on every request.
+const touchInterval = time.Minute
+
+// CreateToken stores t with a new id (unless set) and created_at.
+// Returns feedback.ENotFound if the workspace does not exist and
+// feedback.EConflict if the id or the hash is taken.
+func (s *Store) CreateToken(ctx context.Context, t *server.Token) (err error) {
+	defer wrap(&err, "CreateToken(%s)", t.WorkspaceID)
+	if !canonical(&t.WorkspaceID) {
+		return notFound("workspace", t.WorkspaceID)
+	}
+	if err := canonicalNew(&t.ID); err != nil {
+		return err
+	}
+	t.ID = s.newID(t.ID)
+	t.CreatedAt = s.now()
+	t.LastUsedAt, t.RevokedAt = truncate(t.LastUsedAt), truncate(t.RevokedAt)
+	return s.db.InTx(ctx, func(tx Conn) error {
+		_, err := tx.Exec(ctx, `INSERT INTO api_tokens (`+tokenColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			t.WorkspaceID, t.ID, t.Name, t.Prefix, t.Hash, t.CreatedAt, t.LastUsedAt, t.RevokedAt)
+		return createError(err, "workspace", t.WorkspaceID)
+	})
+}
+
+// TokenByHash returns the token, revoked or not, whose hash is hash.
+// Returns feedback.ENotFound.
+func (s *Store) TokenByHash(ctx context.Context, hash []byte) (_ *server.Token, err error) {
+	defer wrap(&err, "TokenByHash")
+	t, err := one(scanToken(s.db.QueryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE hash = $1`, hash)))
+	if errors.Is(err, ErrNoRows) {
+		return nil, feedback.Errorf(feedback.ENotFound, "No such token exists.")
+	}
+	return t, err
+}
+
+// Tokens returns the workspace's tokens, newest first, revoked ones included.
+func (s *Store) Tokens(ctx context.Context, workspaceID string) (_ []server.Token, err error) {
+	defer wrap(&err, "Tokens(%s)", workspaceID)
+	if !canonical(&workspaceID) {
+		return []server.Token{}, nil
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE workspace_id = $1
+		ORDER BY created_at DESC, id DESC`, workspaceID)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, scanToken)
+}
+
+// RevokeToken marks a token revoked at the store's now; revoking a
+// revoked token keeps the first time. Returns feedback.ENotFound.
+func (s *Store) RevokeToken(ctx context.Context, workspaceID, id string) (t *server.Token, err error) {
+	defer wrap(&err, "RevokeToken(%s, %s)", workspaceID, id)
+	if !canonical(&workspaceID, &id) {
+		return nil, notFound("token", id)
+	}
+	err = s.db.InTx(ctx, func(tx Conn) error {
+		t, err = one(scanToken(tx.QueryRow(ctx, `UPDATE api_tokens SET revoked_at = COALESCE(revoked_at, $3)
+			WHERE workspace_id = $1 AND id = $2 RETURNING `+tokenColumns, workspaceID, id, s.now())))
+		return orNotFound(err, "token", id)
+	})
+	return nilOnError(t, err)
+}
+
+// TouchToken sets last_used_at to at if it is older than a minute. A token
+// that does not exist is not an error: there is nothing to record.
+func (s *Store) TouchToken(ctx context.Context, workspaceID, id string, at time.Time) (err error) {
+	defer wrap(&err, "TouchToken(%s, %s)", workspaceID, id)
+	if !canonical(&workspaceID, &id) {
+		return nil
+	}
+	at = at.UTC().Truncate(time.Microsecond)
+	return s.db.InTx(ctx, func(tx Conn) error {
+		_, err := tx.Exec(ctx, `UPDATE api_tokens SET last_used_at = $3
+			WHERE workspace_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at < $4)`,
+			workspaceID, id, at, at.Add(-touchInterval))
+		return err
+	})
+}
+
+func scanToken(r Row) (server.Token, error) {
+	var t server.Token
+	err := r.Scan(&t.WorkspaceID, &t.ID, &t.Name, &t.Prefix, &t.Hash, atTime(&t.CreatedAt),
+		atOptTime(&t.LastUsedAt), atOptTime(&t.RevokedAt))
+	return t, err
+}

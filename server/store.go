@@ -1,0 +1,244 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// Store is everything the service keeps. The PostgreSQL and SQLite stores
+// implement it, and one contract suite (server/storetest) runs against both.
+//
+// Conventions of every method: ids are UUID strings in canonical lower
+// case; a method that creates a record assigns a new UUIDv7 id when the
+// given id is empty, sets created/updated times from the store's clock
+// (UTC, microsecond precision), and writes both back into the argument.
+// An id of another workspace returns feedback.ENotFound, never a different code.
+type Store interface {
+	WorkspaceStore
+	TokenStore
+	LocationStore
+	PosterStore
+	ReviewStore
+	SurveyStore
+	SubmissionStore
+	WebhookStore
+	DeliveryStore
+	EventStore
+	KioskStore
+
+	// Limiter returns the rate limiter that matches the store: one budget
+	// shared by every instance on PostgreSQL, in-process on SQLite.
+	Limiter() Limiter
+	// Ping reports whether the database answers.
+	Ping(ctx context.Context) error
+	// Close releases the database.
+	Close() error
+}
+
+// WorkspaceStore keeps tenants.
+type WorkspaceStore interface {
+	// CreateWorkspace stores w. Returns feedback.EConflict if the slug is taken.
+	CreateWorkspace(ctx context.Context, w *Workspace) error
+	// Workspace returns a workspace. Returns feedback.ENotFound.
+	Workspace(ctx context.Context, id string) (*Workspace, error)
+	// WorkspaceBySlug returns a workspace. Returns feedback.ENotFound.
+	WorkspaceBySlug(ctx context.Context, slug string) (*Workspace, error)
+	// Workspaces returns every workspace, oldest first.
+	Workspaces(ctx context.Context) ([]Workspace, error)
+}
+
+// TokenStore keeps API tokens by hash.
+type TokenStore interface {
+	// CreateToken stores t. Returns feedback.ENotFound if the workspace does not exist.
+	CreateToken(ctx context.Context, t *Token) error
+	// TokenByHash returns the token, revoked or not, whose hash is hash.
+	// Returns feedback.ENotFound.
+	TokenByHash(ctx context.Context, hash []byte) (*Token, error)
+	// Tokens returns the workspace's tokens, newest first, revoked ones included.
+	Tokens(ctx context.Context, workspaceID string) ([]Token, error)
+	// RevokeToken marks a token revoked at the store's now; revoking a
+	// revoked token keeps the first time. Returns feedback.ENotFound.
+	RevokeToken(ctx context.Context, workspaceID, id string) (*Token, error)
+	// TouchToken sets last_used_at to at if it is older than a minute.
+	TouchToken(ctx context.Context, workspaceID, id string, at time.Time) error
+}
+
+// LocationStore keeps locations. Deleted locations are kept for the
+// submissions that name them but are invisible to every method.
+type LocationStore interface {
+	// CreateLocation stores l.
+	CreateLocation(ctx context.Context, workspaceID string, l *feedback.Location) error
+	// Location returns a location. Returns feedback.ENotFound.
+	Location(ctx context.Context, workspaceID, id string) (*feedback.Location, error)
+	// Locations returns a page of locations, newest first, and the total.
+	Locations(ctx context.Context, workspaceID string, p feedback.ListParams) ([]feedback.Location, int, error)
+	// UpdateLocation applies the non-nil fields of in. Returns feedback.ENotFound.
+	UpdateLocation(ctx context.Context, workspaceID, id string, in feedback.LocationInput) (*feedback.Location, error)
+	// DeleteLocation hides a location and revokes its posters and kiosks in
+	// one transaction. Returns feedback.ENotFound.
+	DeleteLocation(ctx context.Context, workspaceID, id string) error
+}
+
+// PosterStore keeps posters.
+type PosterStore interface {
+	// CreatePoster stores p (Status active). Returns feedback.ENotFound naming
+	// location_id, review_id or survey_id (as an invalid param) when the
+	// location or form does not exist in the workspace.
+	CreatePoster(ctx context.Context, p *Poster) error
+	// Poster returns a poster of the workspace. Returns feedback.ENotFound.
+	Poster(ctx context.Context, workspaceID, id string) (*Poster, error)
+	// PosterByID returns a poster of any workspace, for visitor links whose
+	// signature names it. Returns feedback.ENotFound.
+	PosterByID(ctx context.Context, id string) (*Poster, error)
+	// Posters returns a page of a location's posters, newest first.
+	// Returns feedback.ENotFound if the location does not exist.
+	Posters(ctx context.Context, workspaceID, locationID string, p feedback.ListParams) ([]Poster, int, error)
+	// RevokePoster revokes a poster at the store's now; revoking twice keeps
+	// the first time. Returns feedback.ENotFound.
+	RevokePoster(ctx context.Context, workspaceID, id string) (*Poster, error)
+}
+
+// ReviewStore keeps reviews.
+type ReviewStore interface {
+	// CreateReview stores r as a draft.
+	CreateReview(ctx context.Context, workspaceID string, r *feedback.Review) error
+	// Review returns a review. Returns feedback.ENotFound.
+	Review(ctx context.Context, workspaceID, id string) (*feedback.Review, error)
+	// Reviews returns a page of reviews, newest first, and the total.
+	Reviews(ctx context.Context, workspaceID string, p feedback.ListParams) ([]feedback.Review, int, error)
+	// UpdateReview applies the non-nil fields of in. A status change must
+	// follow the state machine (feedback.EInvalidTransition otherwise), sets
+	// status_changed_at and writes a review.status_changed event in the
+	// same transaction; setting the current status changes nothing.
+	// Returns feedback.ENotFound.
+	UpdateReview(ctx context.Context, workspaceID, id string, in feedback.ReviewInput) (*feedback.Review, error)
+}
+
+// SurveyStore keeps surveys.
+type SurveyStore interface {
+	// CreateSurvey stores s as a draft.
+	CreateSurvey(ctx context.Context, workspaceID string, s *feedback.Survey) error
+	// Survey returns a survey with its questions. Returns feedback.ENotFound.
+	Survey(ctx context.Context, workspaceID, id string) (*feedback.Survey, error)
+	// Surveys returns a page of surveys, newest first, and the total.
+	Surveys(ctx context.Context, workspaceID string, p feedback.ListParams) ([]feedback.Survey, int, error)
+	// UpdateSurvey applies the non-nil fields of in, with the review state
+	// machine for status. Questions change only while the survey is a
+	// draft (feedback.EConflict otherwise). Returns feedback.ENotFound, feedback.EInvalidTransition.
+	UpdateSurvey(ctx context.Context, workspaceID, id string, in feedback.SurveyInput) (*feedback.Survey, error)
+}
+
+// SubmissionStore keeps what visitors submit. Each Add method inserts the
+// record and its *.created event in one transaction, idempotently by id:
+// it reports created=true for a new record; for an existing id with the
+// same hash it fills s with the stored record and reports false; for an
+// existing id with a different hash it returns feedback.EIdempotencyConflict.
+type SubmissionStore interface {
+	AddHygiene(ctx context.Context, workspaceID string, s *feedback.HygieneSubmission, hash []byte) (created bool, err error)
+	AddReviewResponse(ctx context.Context, workspaceID string, r *feedback.ReviewResponse, hash []byte) (created bool, err error)
+	AddSurveyResponse(ctx context.Context, workspaceID string, r *feedback.SurveyResponse, hash []byte) (created bool, err error)
+
+	// HygieneSubmissions returns a page (created_at desc, id desc) filtered
+	// by p.From, p.To and p.LocationID, and the total of the filter.
+	HygieneSubmissions(ctx context.Context, workspaceID string, p feedback.ListParams) ([]feedback.HygieneSubmission, int, error)
+	// ReviewResponses returns a page of a review's responses filtered by
+	// p.From and p.To. Returns feedback.ENotFound if the review does not exist.
+	ReviewResponses(ctx context.Context, workspaceID, reviewID string, p feedback.ListParams) ([]feedback.ReviewResponse, int, error)
+	// SurveyResponses returns a page of a survey's responses filtered by
+	// p.From and p.To. Returns feedback.ENotFound if the survey does not exist.
+	SurveyResponses(ctx context.Context, workspaceID, surveyID string, p feedback.ListParams) ([]feedback.SurveyResponse, int, error)
+}
+
+// WebhookStore keeps webhook subscriptions.
+type WebhookStore interface {
+	// CreateWebhook stores w.
+	CreateWebhook(ctx context.Context, w *Webhook) error
+	// Webhook returns a subscription. Returns feedback.ENotFound.
+	Webhook(ctx context.Context, workspaceID, id string) (*Webhook, error)
+	// Webhooks returns a page of subscriptions, newest first, and the total.
+	Webhooks(ctx context.Context, workspaceID string, p feedback.ListParams) ([]Webhook, int, error)
+	// DeleteWebhook removes a subscription and its pending deliveries
+	// (their log goes with it). Returns feedback.ENotFound.
+	DeleteWebhook(ctx context.Context, workspaceID, id string) error
+}
+
+// DeliveryStore is the durable webhook queue. Appending an event (with
+// its data, see SubmissionStore and ReviewStore, or through AppendEvent)
+// creates, in the same transaction, one pending delivery per enabled
+// subscription of the workspace whose events include the event's type or
+// "*", unique per (event, subscription), due at once. webhook.test events
+// go only to the subscription pinged.
+type DeliveryStore interface {
+	// UpdateWebhook applies c and returns the subscription. Re-enabling
+	// clears disabled_at and disabled_reason. Returns feedback.ENotFound.
+	UpdateWebhook(ctx context.Context, workspaceID, id string, c WebhookChange) (*Webhook, error)
+	// ClaimDeliveries leases up to limit due deliveries (pending, next
+	// attempt at or before now, not leased or lease expired) of any
+	// workspace to worker until now+lease, oldest due first, so that no
+	// other worker takes them meanwhile (FOR UPDATE SKIP LOCKED on
+	// PostgreSQL). Deliveries of disabled or deleted subscriptions are
+	// never claimed.
+	ClaimDeliveries(ctx context.Context, worker string, lease time.Duration, limit int) ([]Delivery, error)
+	// FinishAttempt records attempt a of a delivery leased by worker and
+	// applies o, in one transaction: the attempt joins the log, attempts
+	// and last status/error are updated, the lease is released. When the
+	// lease is no longer worker's (it expired and another worker took the
+	// delivery) nothing changes and feedback.EConflict is returned.
+	FinishAttempt(ctx context.Context, worker string, d *Delivery, a feedback.DeliveryAttempt, o Outcome) error
+	// Deliveries returns a page of a subscription's deliveries, newest
+	// first, each with its attempt log. Returns feedback.ENotFound if the
+	// subscription does not exist.
+	Deliveries(ctx context.Context, workspaceID, webhookID string, p feedback.ListParams) ([]feedback.WebhookDelivery, int, error)
+	// Redeliver makes a delivery pending and due now again, whatever its
+	// state (its id, hence its webhook-id, stays). Returns
+	// feedback.ENotFound, and feedback.EConflict when the subscription is
+	// disabled.
+	Redeliver(ctx context.Context, workspaceID, webhookID, deliveryID string) (*feedback.WebhookDelivery, error)
+	// PingWebhook appends a webhook.test event whose data is data and a
+	// delivery of it to this subscription only. Returns feedback.ENotFound.
+	PingWebhook(ctx context.Context, workspaceID, webhookID string, data []byte) (*feedback.WebhookDelivery, error)
+	// NextDue returns when the earliest pending delivery is due, and false
+	// when none is pending; workers sleep until then.
+	NextDue(ctx context.Context) (time.Time, bool, error)
+}
+
+// EventStore reads and appends the outbox.
+type EventStore interface {
+	// AppendEvent writes an event outside any data change (webhook.test,
+	// kiosk.online, ...), assigning id, timestamp and the next sequence
+	// number; e.Type and e.Data must be set.
+	AppendEvent(ctx context.Context, workspaceID string, e *feedback.Event) error
+	// Events returns up to limit events with seq > after, in seq order.
+	Events(ctx context.Context, workspaceID string, after int64, limit int) ([]feedback.Event, error)
+}
+
+// KioskStore keeps kiosks and their pairing codes.
+type KioskStore interface {
+	// CreatePairingCode stores c. Returns feedback.ENotFound naming location_id,
+	// review_id or survey_id when they do not exist in the workspace.
+	CreatePairingCode(ctx context.Context, c *PairingCode) error
+	// PairKiosk consumes the unexpired, unused code with hash codeHash and
+	// stores k for the code's workspace, location and form, filling them
+	// into k. Returns feedback.ENotFound if there is no such code.
+	PairKiosk(ctx context.Context, codeHash []byte, k *Kiosk) error
+	// KioskByCredential returns the kiosk, revoked or not, whose
+	// credential hash is hash. Returns feedback.ENotFound.
+	KioskByCredential(ctx context.Context, hash []byte) (*Kiosk, error)
+	// Kiosks returns a page of kiosks, newest first, and the total.
+	Kiosks(ctx context.Context, workspaceID string, p feedback.ListParams) ([]Kiosk, int, error)
+	// RevokeKiosk revokes a kiosk's credential. Returns feedback.ENotFound.
+	RevokeKiosk(ctx context.Context, workspaceID, id string) error
+	// KioskHeartbeat records that the kiosk was seen at the store's now.
+	// Returns feedback.ENotFound.
+	KioskHeartbeat(ctx context.Context, workspaceID, id string, hb feedback.Heartbeat) error
+}
+
+// Limiter counts requests in fixed windows.
+type Limiter interface {
+	// Take counts one request against key's budget of limit per window and
+	// reports whether it is allowed, with the headers' numbers. Every call
+	// counts, allowed or not, so exactly limit calls per window succeed.
+	Take(ctx context.Context, key string, limit int, window time.Duration) (Quota, error)
+}

@@ -1,0 +1,258 @@
+package webhook
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// Schedule is the Standard Webhooks retry schedule: the first attempt is
+// immediate, and each failed attempt waits the next delay, so there are
+// len(Schedule)+1 attempts over about three days before a delivery fails
+// and its subscription is disabled.
+var Schedule = []time.Duration{
+	5 * time.Second, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 5 * time.Hour,
+	10 * time.Hour, 14 * time.Hour, 20 * time.Hour, 24 * time.Hour,
+}
+
+// Queue is what the dispatcher needs of the store.
+type Queue interface {
+	server.DeliveryStore
+}
+
+// Dispatcher delivers the queue's due deliveries. Any number of
+// dispatchers may share one database: each claims deliveries under a
+// lease, so a delivery is attempted by one of them at a time, and a
+// dispatcher that dies has its leases taken over when they expire.
+type Dispatcher struct {
+	Queue  Queue
+	Keys   *secret.Keyring
+	Client *http.Client
+	Log    *slog.Logger
+	// Schedule is the retry schedule; nil means [Schedule].
+	Schedule []time.Duration
+	// Lease bounds how long a claimed delivery stays this dispatcher's:
+	// longer than the client's timeout. Zero means a minute.
+	Lease time.Duration
+	// Workers is how many deliveries are sent at once; zero means 8.
+	Workers int
+	// Poll is the longest sleep between looks at the queue; zero means
+	// 250 ms, which bounds the delay of a delivery another instance
+	// created when no wake-up reaches this one.
+	Poll time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+
+	id   string
+	wake chan struct{}
+	once sync.Once
+}
+
+func (d *Dispatcher) init() {
+	d.once.Do(func() {
+		host, _ := os.Hostname()
+		b := make([]byte, 4)
+		_, _ = crand.Read(b)
+		d.id = host + "-" + hex.EncodeToString(b)
+		d.wake = make(chan struct{}, 1)
+		if d.Schedule == nil {
+			d.Schedule = Schedule
+		}
+		if d.Lease <= 0 {
+			d.Lease = time.Minute
+		}
+		if d.Workers <= 0 {
+			d.Workers = 8
+		}
+		if d.Poll <= 0 {
+			d.Poll = 250 * time.Millisecond
+		}
+		if d.Now == nil {
+			d.Now = time.Now
+		}
+		if d.Log == nil {
+			d.Log = slog.Default()
+		}
+	})
+}
+
+// Wake tells the dispatcher that deliveries may be due now, for example
+// after a commit that wrote an event; it never blocks.
+func (d *Dispatcher) Wake() {
+	d.init()
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run delivers until ctx ends, then waits for the attempts in flight.
+func (d *Dispatcher) Run(ctx context.Context) {
+	d.init()
+	slots := make(chan struct{}, d.Workers)
+	var inflight sync.WaitGroup
+	defer inflight.Wait()
+	for ctx.Err() == nil {
+		// Claim only what free workers can send at once, so that no lease
+		// runs while its delivery waits for a worker.
+		free := d.Workers - len(slots)
+		if free == 0 {
+			d.idle(ctx, nil) // a finishing worker wakes us
+			continue
+		}
+		claimed, err := d.Queue.ClaimDeliveries(ctx, d.id, d.Lease, free)
+		if err != nil && ctx.Err() == nil {
+			d.Log.Error("webhook: claiming deliveries", "err", err)
+		}
+		for i := range claimed {
+			slots <- struct{}{}
+			inflight.Go(func() {
+				defer func() { <-slots; d.Wake() }()
+				d.deliver(ctx, &claimed[i])
+			})
+		}
+		if len(claimed) == free && free > 0 {
+			continue // more may be due
+		}
+		d.sleep(ctx)
+	}
+}
+
+// sleep waits for a wake-up, the next due delivery, or the poll interval.
+func (d *Dispatcher) sleep(ctx context.Context) {
+	wait := d.Poll
+	if next, ok, err := d.Queue.NextDue(ctx); err == nil && ok {
+		wait = min(wait, max(next.Sub(d.Now()), 0))
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	d.idle(ctx, t.C)
+}
+
+// idle waits for ctx to end, a wake-up, or timeout.
+func (d *Dispatcher) idle(ctx context.Context, timeout <-chan time.Time) {
+	select {
+	case <-ctx.Done():
+	case <-d.wake:
+	case <-timeout:
+	}
+}
+
+// deliver makes one attempt and records it with its outcome.
+func (d *Dispatcher) deliver(ctx context.Context, del *server.Delivery) {
+	a, o := d.attempt(ctx, del)
+	// Record even when ctx ends: the attempt happened.
+	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	err := d.Queue.FinishAttempt(fctx, d.id, del, a, o)
+	switch {
+	case feedback.ErrorCode(err) == feedback.EConflict:
+		d.Log.Warn("webhook: lease lost before the attempt was recorded", "delivery", del.ID)
+	case err != nil:
+		d.Log.Error("webhook: recording an attempt", "delivery", del.ID, "err", err)
+	}
+}
+
+// attempt sends del once and judges the answer.
+func (d *Dispatcher) attempt(ctx context.Context, del *server.Delivery) (feedback.DeliveryAttempt, server.Outcome) {
+	start := d.Now()
+	a := feedback.DeliveryAttempt{N: del.Attempts + 1, At: feedback.NewTime(start)}
+	status, retryAfter, err := d.send(ctx, del, start)
+	a.DurationMS = int(d.Now().Sub(start) / time.Millisecond)
+	a.StatusCode = status
+	if err != nil {
+		a.Error = err.Error()
+	}
+	o := d.judge(a.N-del.ScheduleBase, status, err, retryAfter)
+	if o.Status == feedback.DeliveryPending {
+		next := feedback.NewTime(o.NextAttempt)
+		a.NextAttemptAt = &next
+	}
+	return a, o
+}
+
+// send posts the payload, signed, and returns the status code, the
+// Retry-After delay, and a transport error or a short description of a
+// failed answer.
+func (d *Dispatcher) send(ctx context.Context, del *server.Delivery, at time.Time) (int, time.Duration, error) {
+	keys, err := d.keys(del)
+	if err != nil {
+		return 0, 0, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, del.URL, bytesReader(del.Payload))
+	if err != nil {
+		return 0, 0, err
+	}
+	req.Header = Headers(keys, del.ID, at, del.Payload)
+	res, err := d.Client.Do(req)
+	if err != nil {
+		return 0, 0, errors.New(describe(err))
+	}
+	defer res.Body.Close()
+	body, _ := ReadLimited(res)
+	if res.StatusCode >= 200 && res.StatusCode < 300 {
+		return res.StatusCode, 0, nil
+	}
+	return res.StatusCode, retryAfter(res.Header.Get("Retry-After"), d.Now()), errors.New(answer(res.StatusCode, body))
+}
+
+// keys opens the subscription's secrets: the current one, and the
+// previous one while it still signs.
+func (d *Dispatcher) keys(del *server.Delivery) ([][]byte, error) {
+	var keys [][]byte
+	for _, sealed := range [][]byte{del.Secret, del.PreviousSecret} {
+		if sealed == nil {
+			continue
+		}
+		plain, err := d.Keys.Open(sealed, SecretAAD(del.WorkspaceID, del.WebhookID))
+		if err != nil {
+			return nil, errors.New("the signing secret cannot be opened with the configured keys")
+		}
+		key, err := SecretKey(string(plain))
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, key)
+	}
+	return keys, nil
+}
+
+// judge decides what follows the nth attempt since the delivery was
+// created or redelivered: success, a retry on the schedule (timeouts,
+// connection errors, 408, 429, 5xx), or failure.
+func (d *Dispatcher) judge(n, status int, err error, retryAfter time.Duration) server.Outcome {
+	switch {
+	case err == nil:
+		return server.Outcome{Status: feedback.DeliverySucceeded}
+	case status == http.StatusGone:
+		return server.Outcome{Status: feedback.DeliveryFailed, Disable: true,
+			Reason: "the receiver answered 410 Gone"}
+	case status != 0 && status != http.StatusRequestTimeout && status != http.StatusTooManyRequests && status < 500:
+		return server.Outcome{Status: feedback.DeliveryFailed} // a refusal: not retried; redeliver by hand
+	case n > len(d.Schedule):
+		return server.Outcome{Status: feedback.DeliveryFailed, Disable: true,
+			Reason: "every attempt of a delivery failed over the whole retry schedule"}
+	}
+	delay := jitter(d.Schedule[n-1])
+	if retryAfter > delay {
+		delay = min(retryAfter, 24*time.Hour)
+	}
+	return server.Outcome{Status: feedback.DeliveryPending, NextAttempt: d.Now().Add(delay)}
+}
+
+// jitter spreads a delay by ±20% so that retries after an outage do not
+// arrive together.
+func jitter(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * (0.8 + 0.4*rand.Float64()))
+}
