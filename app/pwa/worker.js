@@ -1,0 +1,68 @@
+// The service worker of the feedback PWA. It replaces go-app's default
+// (see GOAPP.md): it waits until the cache is filled, caches only local
+// resources, answers navigations network-first with a cached copy of any
+// route as the fallback, and never touches the API, the live socket,
+// sign-in, the kiosk device endpoints or any non-GET request.
+const cacheName = "app-{{.Version}}";
+const resourcesToCache = {{.ResourcesToCache}};
+const NETWORK_ONLY = [/^\/api\//, /^\/ws$/, /^\/auth\//, /^\/kiosk\//, /^\/healthz$/, /^\/readyz$/];
+const NAVIGATION_TIMEOUT = 4000;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(cacheName);
+    await cache.addAll(resourcesToCache.map((u) => new Request(u, { cache: "reload" })));
+    await self.skipWaiting();
+  })());
+});
+
+// No clients.claim(): it makes go-app report an update on the first visit.
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) {
+      if (key !== cacheName) {
+        await caches.delete(key);
+      }
+    }
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const req = event.request;
+  const url = new URL(req.url);
+  if (req.method !== "GET" || url.origin !== location.origin || NETWORK_ONLY.some((r) => r.test(url.pathname))) {
+    return;
+  }
+  if (req.mode === "navigate") {
+    event.respondWith(navigate(event, req));
+    return;
+  }
+  if (resourcesToCache.includes(url.pathname) || url.pathname.startsWith("/web/")) {
+    event.respondWith(caches.match(req, { ignoreSearch: true }).then((hit) => hit || fetch(req)));
+  }
+});
+
+// navigate asks the network first and keeps a copy of every page it gets,
+// so that deep links (a kiosk, a poster's form) reload offline. Offline,
+// it answers the cached copy of the page, then the cached shell ("/"),
+// whose wasm routes on the location, not on the HTML it came with.
+async function navigate(event, req) {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), NAVIGATION_TIMEOUT);
+  try {
+    const res = await fetch(req, { signal: ctl.signal });
+    clearTimeout(timer);
+    if (res.ok) {
+      const copy = res.clone();
+      event.waitUntil(caches.open(cacheName).then((c) => c.put(req, copy)));
+    }
+    return res;
+  } catch (err) {
+    clearTimeout(timer);
+    const cache = await caches.open(cacheName);
+    return (await cache.match(req, { ignoreSearch: true })) ||
+      (await cache.match(req)) ||
+      (await cache.match("/")) ||
+      new Response("You are offline.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  }
+}

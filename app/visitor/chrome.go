@@ -1,0 +1,33 @@
+package visitor
+
+import (
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+	"github.com/feedbackhq/feedback/shared/i18n"
+)
+
+// languageLinks lets the visitor switch language. They are plain links,
+// so they work before and without the wasm.
+func languageLinks(current, path string) app.UI {
+	return app.Nav().Class("languages").Aria("label", i18n.T(current, "language")).Body(
+		app.Range(i18n.Languages).Slice(func(i int) app.UI {
+			lang := i18n.Languages[i]
+			a := app.A().Href(path + "?lang=" + lang).Lang(lang).Text(i18n.Name(lang))
+			if lang == current {
+				a = a.Aria("current", "page")
+			}
+			return a
+		}),
+	)
+}
+
+// errorList shows why the server refused a post, field by field.
+func errorList(lang string, errs []feedback.InvalidParam) app.UI {
+	return app.Div().Class("errors").Role("alert").Body(
+		app.H2().Text(i18n.T(lang, "error_title")),
+		app.Ul().Body(app.Range(errs).Slice(func(i int) app.UI {
+			return app.Li().Text(errs[i].Name + ": " + errs[i].Reason)
+		})),
+	)
+}

@@ -1,0 +1,124 @@
+package visitor
+
+import (
+	"encoding/json"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+	"github.com/feedbackhq/feedback/shared/i18n"
+)
+
+// Page is the visitor form of one poster. The server sets the exported
+// fields and prerenders it; in the browser the wasm mounts a zero Page,
+// which adopts them from the prerendered DOM in OnInit.
+type Page struct {
+	app.Compo
+
+	Code    string             // the poster code of the URL
+	Lang    string             // the page language, one of i18n.Languages
+	ID      string             // the submission id made when the form was rendered
+	View    *feedback.FormView // what the form asks
+	Problem string             // an error code shown instead of the form
+	Errors  []feedback.InvalidParam
+	Values  Values
+
+	// Kiosk renders the form for a kiosk: no language links and no post
+	// to a poster; a valid submission goes to Submitted instead.
+	Kiosk     bool
+	Submitted func(id string, body []byte)
+
+	sent      bool      // the browser stored a submission: show the outcome
+	sentID    string    // the id of that submission
+	state     SendState // what became of it
+	queued    int       // submissions still waiting on this device
+	refused   []Refusal // submissions the service refused
+	stopWatch func()
+}
+
+// CompoID makes go-app mount a fresh form, with fresh inputs, for every
+// new submission id: an edited input cannot be cleared by a re-render.
+func (p *Page) CompoID() string { return p.ID }
+
+// FormViewID is the id of the hidden element that carries the form
+// definition as JSON text, for the wasm to read back.
+const FormViewID = "form-view"
+
+// Render renders the page.
+func (p *Page) Render() app.UI {
+	main := app.Main().ID("main").Class("visitor")
+	if p.Problem != "" {
+		main = main.DataSet("problem", p.Problem) // an error code: the wasm shows the same message
+	}
+	return main.Body(
+		app.If(!p.Kiosk, func() app.UI { return languageLinks(p.Lang, "/q/"+p.Code) }),
+		app.If(p.Problem != "", func() app.UI { return p.renderProblem() }).
+			ElseIf(p.sent, func() app.UI { return p.renderOutcome() }).
+			Else(func() app.UI { return p.renderForm() }),
+		app.If(len(p.refused) > 0, func() app.UI { return p.renderRefused() }),
+	)
+}
+
+func (p *Page) t(key string) string { return i18n.T(p.Lang, key) }
+
+func (p *Page) renderProblem() app.UI {
+	return app.Section().Class("message").Body(
+		app.H1().Text(p.t("problem_title")),
+		app.P().Text(p.t(problemKey(p.Problem))),
+	)
+}
+
+// problemKey maps an error code to the catalogue key of its message.
+func problemKey(code string) string {
+	switch code {
+	case feedback.EPosterRevoked, feedback.EFormNotActive, feedback.ERateLimited:
+		return code
+	case feedback.ENotFound:
+		return "invalid_code"
+	}
+	return "problem_body"
+}
+
+func (p *Page) renderForm() app.UI {
+	heading := p.heading()
+	return app.Div().Body(
+		app.P().Class("place").Text(p.View.LocationName),
+		app.H1().ID("form-title").Text(heading),
+		app.If(len(p.Errors) > 0, func() app.UI { return errorList(p.Lang, p.Errors) }),
+		app.Form().ID("feedback-form").Method("post").Action("/q/"+p.Code).
+			Aria("labelledby", "form-title").OnSubmit(p.onSubmit).Body(
+			app.Input().Type("hidden").Name(feedback.FieldID).Value(attrSafe(p.ID)),
+			app.Input().Type("hidden").Name(feedback.FieldLanguage).Value(p.Lang),
+			p.renderFields(heading),
+			app.P().Body(app.Button().Type("submit").Class("primary").Text(p.t("submit"))),
+		),
+		app.Div().ID(FormViewID).Hidden(true).Text(viewJSON(p.View)),
+	)
+}
+
+func (p *Page) heading() string {
+	switch {
+	case p.View.Review != nil:
+		return p.View.Review.Title
+	case p.View.Survey != nil:
+		return p.View.Survey.Title
+	}
+	return p.t("hygiene_title")
+}
+
+func (p *Page) renderFields(heading string) app.UI {
+	switch p.View.Form {
+	case feedback.FormHygiene:
+		return p.hygieneFields(heading)
+	case feedback.FormReview:
+		return p.reviewFields()
+	}
+	return p.surveyFields()
+}
+
+// viewJSON encodes the form definition for the hidden element; go-app
+// escapes it as text, and the browser's textContent unescapes it.
+func viewJSON(v *feedback.FormView) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
