@@ -27,6 +27,7 @@ type Store interface {
 	DeliveryStore
 	EventStore
 	KioskStore
+	AuthStore
 
 	// Limiter returns the rate limiter that matches the store: one budget
 	// shared by every instance on PostgreSQL, in-process on SQLite.
@@ -202,6 +203,48 @@ type DeliveryStore interface {
 	// NextDue returns when the earliest pending delivery is due, and false
 	// when none is pending; workers sleep until then.
 	NextDue(ctx context.Context) (time.Time, bool, error)
+}
+
+// AuthStore keeps the users who sign in to the dashboard, their
+// sessions and the audit log.
+type AuthStore interface {
+	// SignIn records a sign-in of the user named by u.Issuer and
+	// u.Subject: it creates the user or updates email, name and
+	// last_sign_in_at, and fills in u. The first user of the installation
+	// becomes its platform owner.
+	SignIn(ctx context.Context, u *User) error
+	// User returns a user. Returns feedback.ENotFound.
+	User(ctx context.Context, id string) (*User, error)
+	// Memberships returns the workspaces the user can open with their
+	// role, by name: every workspace, as feedback.RoleOwner, for a
+	// platform owner.
+	Memberships(ctx context.Context, userID string) ([]feedback.Membership, error)
+	// CreateSession stores s, with a new id unless set.
+	CreateSession(ctx context.Context, s *Session) error
+	// SessionByAccess returns the session, revoked or not, whose access
+	// hash is hash. Returns feedback.ENotFound.
+	SessionByAccess(ctx context.Context, hash []byte) (*Session, error)
+	// RotateSession replaces the access and refresh values of the live
+	// session whose refresh hash is refresh, retiring the old refresh
+	// hash, and returns the session. A refresh hash retired less than
+	// grace ago is feedback.EConflict (a concurrent renewal, not a
+	// theft); one retired earlier revokes its session ("refresh token
+	// reused") and returns feedback.ETokenRevoked. An unknown, expired or
+	// revoked one is feedback.ENotFound.
+	RotateSession(ctx context.Context, refresh []byte, next Rotation, grace time.Duration) (*Session, error)
+	// TouchSession sets last_seen_at and the client IP.
+	TouchSession(ctx context.Context, id string, at time.Time, ip string) error
+	// Sessions returns the user's live sessions (not revoked, refresh not
+	// expired), newest first.
+	Sessions(ctx context.Context, userID string) ([]Session, error)
+	// RevokeSession revokes one of the user's sessions with reason.
+	// Returns feedback.ENotFound if the user has no such live session.
+	RevokeSession(ctx context.Context, userID, id, reason string) error
+	// AppendAudit stores e with a new id and created_at.
+	AppendAudit(ctx context.Context, e *feedback.AuditEntry) error
+	// AuditLog returns a page of the audit log, newest first, and the
+	// total; from and to filter created_at.
+	AuditLog(ctx context.Context, p feedback.ListParams) ([]feedback.AuditEntry, int, error)
 }
 
 // EventStore reads and appends the outbox.

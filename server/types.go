@@ -108,3 +108,43 @@ type Quota struct {
 	Remaining int
 	Reset     time.Time // when the current window ends
 }
+
+// User is a person who signs in to the dashboard through OpenID
+// Connect, known by issuer and subject.
+type User struct {
+	ID            string
+	Issuer        string
+	Subject       string
+	Email         string
+	Name          string
+	PlatformOwner bool
+	CreatedAt     time.Time
+	LastSignInAt  time.Time
+}
+
+// Session is a dashboard session: the hashes of its access and refresh
+// cookies with their ends, and what the Active sessions page shows.
+type Session struct {
+	ID               string
+	UserID           string
+	AccessHash       []byte
+	AccessExpiresAt  time.Time
+	RefreshHash      []byte
+	RefreshExpiresAt time.Time
+	RotatedAt        time.Time
+	AMR              []string
+	IP               string
+	UserAgent        string
+	ProviderToken    []byte // the identity provider's refresh token, sealed; nil when none
+	CreatedAt        time.Time
+	LastSeenAt       time.Time
+	RevokedAt        *time.Time
+	RevokedReason    string
+}
+
+// Rotation is the new access and refresh values of a session.
+type Rotation struct {
+	AccessHash      []byte
+	AccessExpiresAt time.Time
+	RefreshHash     []byte
+}

@@ -7,14 +7,29 @@ import (
 	"time"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/auth"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// principal is who a request acts for: a workspace, through a token.
+// principal is who a request acts for: a workspace, through a token or
+// a signed-in user's session (with the user's role there).
 type principal struct {
 	WorkspaceID string
 	TokenID     string
+	// Session requests: the user, the session and the role in the
+	// workspace ("" for requests that name no workspace).
+	UserID    string
+	SessionID string
+	Role      string
+	// Actor names who acts in the audit log.
+	Actor string
+}
+
+// principalOf returns the request's principal, nil before authentication.
+func principalOf(ctx context.Context) *principal {
+	p, _ := ctx.Value(principalKey).(*principal)
+	return p
 }
 
 var principalKey = &contextKey{"principal"}
@@ -36,6 +51,10 @@ const touchEvery = time.Minute
 // anonymous budget, so guessing tokens is slow.
 func (s *Server) requireToken(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") == "" && s.sessions != nil && auth.HasCookies(r) {
+			s.sessionAPI(next).ServeHTTP(w, r)
+			return
+		}
 		tok, err := s.authenticate(r)
 		if err != nil {
 			s.refuse(w, r, err)
@@ -46,7 +65,7 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 				s.log.WarnContext(r.Context(), "touch token", "err", err)
 			}
 		}
-		p := &principal{WorkspaceID: tok.WorkspaceID, TokenID: tok.ID}
+		p := &principal{WorkspaceID: tok.WorkspaceID, TokenID: tok.ID, Actor: "token:" + tok.Name}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey, p)))
 	})
 }
@@ -56,7 +75,7 @@ func (s *Server) authenticate(r *http.Request) (*server.Token, error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
 		return nil, feedback.Errorf(feedback.EUnauthenticated,
-			"This endpoint needs an API token: send Authorization: Bearer <token>.")
+			"This endpoint needs an API token (Authorization: Bearer <token>) or a dashboard session.")
 	}
 	scheme, value, _ := strings.Cut(h, " ")
 	value = strings.TrimSpace(value)
@@ -98,4 +117,9 @@ func wwwAuthenticate(err error) string {
 		return c
 	}
 	return c + `, error="invalid_token", error_description="` + feedback.ErrorMessage(err) + `"`
+}
+
+// withPrincipal returns ctx carrying p.
+func withPrincipal(ctx context.Context, p *principal) context.Context {
+	return context.WithValue(ctx, principalKey, p)
 }

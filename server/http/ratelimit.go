@@ -16,7 +16,7 @@ const limitWindow = time.Minute
 // workspace's budget, shared by every instance on PostgreSQL.
 func (s *Server) limitWorkspace(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		q, err := s.store.Limiter().Take(r.Context(), "ws:"+workspaceID(r.Context()), s.cfg.RateLimit, limitWindow)
+		q, err := s.store.Limiter().Take(r.Context(), rateKey(r), s.cfg.RateLimit, limitWindow)
 		if err == nil {
 			err = s.setQuota(w, q)
 		}
@@ -69,4 +69,14 @@ func (s *Server) setQuota(w http.ResponseWriter, q server.Quota) error {
 	h.Set("Retry-After", strconv.Itoa(wait))
 	return feedback.Errorf(feedback.ERateLimited,
 		"The rate limit of %d requests per minute is exhausted; retry after %d seconds.", q.Limit, wait)
+}
+
+// rateKey names the budget of an authenticated API request: its
+// workspace's, or the user's for requests that name no workspace.
+func rateKey(r *http.Request) string {
+	p := principalOf(r.Context())
+	if p != nil && p.WorkspaceID == "" {
+		return "user:" + p.UserID
+	}
+	return "ws:" + workspaceID(r.Context())
 }

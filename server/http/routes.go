@@ -21,6 +21,7 @@ func (s *Server) Handler() http.Handler {
 	r.Mount("/api", api)
 	s.registerVisitorRoutes(r)
 	s.registerKioskDeviceRoutes(r)
+	s.registerSignInRoutes(r)
 	s.registerHealthRoutes(r)
 	s.registerStaticRoutes(r)
 	s.registerAppRoutes(r)
@@ -46,6 +47,7 @@ func (s *Server) apiRouter() chi.Router {
 		s.registerWebhookRoutes(r)
 		s.registerEventRoutes(r)
 		s.registerKioskRoutes(r)
+		s.registerAccountRoutes(r)
 	})
 	return r
 }

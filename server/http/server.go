@@ -2,6 +2,7 @@ package http
 
 import (
 	"log/slog"
+	"net/http"
 	"net/netip"
 	"strconv"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/feedbackhq/feedback/app/pwa"
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/auth"
 	"github.com/feedbackhq/feedback/server/inmem"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/webhook"
@@ -40,6 +42,9 @@ type Config struct {
 	// WebDir is the directory holding the WebAssembly build (app.wasm and
 	// its .br and .gz); without one the pages work without the wasm.
 	WebDir string
+	// OIDC configures dashboard sign-in; without an issuer the sign-in
+	// pages answer that sign-in is not configured.
+	OIDC   auth.Config
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -80,6 +85,9 @@ type Server struct {
 	wasm     wasmBuild
 	goapp    *app.Handler
 	policy   webhook.Policy
+	rp       *auth.RP // nil when sign-in is not configured
+	sessions *auth.Sessions
+	cop      *http.CrossOriginProtection
 }
 
 // New returns a Server for cfg.
@@ -98,6 +106,11 @@ func New(cfg Config) *Server {
 	s.local = inmem.NewLimiter(s.now)
 	s.posterKC = newKeyCache()
 	s.policy = webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}
+	if cfg.OIDC.Enabled() {
+		s.rp = auth.NewRP(cfg.OIDC)
+	}
+	s.sessions = &auth.Sessions{Store: cfg.Store, Now: s.now}
+	s.cop = http.NewCrossOriginProtection()
 	s.wasm = loadWasm(cfg.WebDir)
 	pwa.Register()
 	s.goapp = pwa.NewHandler(pwa.Config{Version: s.wasm.version, WasmSize: strconv.FormatInt(s.wasm.size, 10)})

@@ -125,3 +125,10 @@ func createError(err error, parent, parentID string) error {
 	}
 	return err
 }
+
+// SQL returns the database the store runs on, for packages that keep
+// their own tables in it (the embedded identity provider).
+func (s *Store) SQL() DB { return s.db }
+
+// Dialect returns the store's dialect.
+func (s *Store) Dialect() Dialect { return s.dialect }

@@ -42,6 +42,7 @@ func Run(t *testing.T, open Opener) {
 		{"Totals", testTotals},
 		{"Webhook", testWebhook},
 		{"Delivery", testDelivery},
+		{"Auth", testAuth},
 		{"Event", testEvent},
 		{"Kiosk", testKiosk},
 		{"Isolation", testIsolation},

@@ -1,0 +1,267 @@
+package auth_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"html/template"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zitadel/oidc/v3/example/server/storage"
+	"github.com/zitadel/oidc/v3/pkg/op"
+	"golang.org/x/text/language"
+
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/auth"
+	feedbackhttp "github.com/feedbackhq/feedback/server/http"
+	"github.com/feedbackhq/feedback/server/internal/pgtest"
+	"github.com/feedbackhq/feedback/server/postgres"
+	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/server/sqlite"
+	"github.com/feedbackhq/feedback/server/storetest"
+)
+
+// The example provider's user and our registration with it.
+const (
+	opPassword   = "verysecure"
+	clientID     = "dashboard"
+	clientSecret = "dashboard-secret"
+)
+
+// opener opens a store on a database; open twice for two instances.
+type opener func(t *testing.T, clock func() time.Time) server.Store
+
+// databases returns, per store kind, an opener of one fresh database.
+func databases(t *testing.T) map[string]opener {
+	path := filepath.Join(t.TempDir(), "feedback.db")
+	var pgURL string
+	var once sync.Once
+	return map[string]opener{
+		"sqlite": func(t *testing.T, clock func() time.Time) server.Store {
+			db, err := sqlite.Open(context.Background(), path, sqlite.WithNow(clock))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			if err := db.Migrate(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			return db
+		},
+		"postgres": func(t *testing.T, clock func() time.Time) server.Store {
+			once.Do(func() { pgURL = pgtest.URL(t) })
+			db, err := postgres.Open(context.Background(), pgURL, postgres.WithNow(clock))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			return db
+		},
+	}
+}
+
+// eachStore runs fn on both stores, in parallel.
+func eachStore(t *testing.T, fn func(t *testing.T, open opener)) {
+	for kind, open := range databases(t) {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			fn(t, open)
+		})
+	}
+}
+
+// rig is feedbackd over TLS on 127.0.0.1 with sign-in through a zitadel
+// provider on http://localhost: two host names, as a
+// real deployment has, so that the cross-site callback is exercised.
+type rig struct {
+	URL    string // the service, https://127.0.0.1:port
+	Issuer string // the provider, http://localhost:port
+	Store  server.Store
+	Keys   *secret.Keyring
+	Clock  *storetest.Clock
+	tls    http.RoundTripper
+}
+
+// newRig starts the provider and the service on a fresh database.
+func newRig(t *testing.T, open opener, mods ...func(*auth.Config)) *rig {
+	clock := storetest.NewClock(time.Now())
+	keys, err := secret.ParseKeyring(secret.NewKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewUnstartedServer(nil)
+	hs.StartTLS()
+	t.Cleanup(hs.Close)
+	issuer := startProvider(t, hs.URL+"/auth/callback")
+	cfg := auth.Config{Issuer: issuer, ClientID: clientID, ClientSecret: clientSecret, RedirectURL: hs.URL + "/auth/callback"}
+	for _, m := range mods {
+		m(&cfg)
+	}
+	r := &rig{URL: hs.URL, Issuer: issuer, Store: open(t, clock.Now), Keys: keys, Clock: clock,
+		tls: hs.Client().Transport}
+	hs.Config.Handler = r.handler(r.Store, cfg)
+	return r
+}
+
+// handler is one feedbackd instance on store.
+func (r *rig) handler(store server.Store, cfg auth.Config) http.Handler {
+	return feedbackhttp.New(feedbackhttp.Config{Store: store, Keyring: r.Keys, RateLimit: 1000, Now: r.Clock.Now,
+		OIDC: cfg, BaseURL: r.URL}).Handler()
+}
+
+// startProvider serves an OpenID provider built on zitadel/oidc's op
+// package with the example storage (its users, in memory) and a minimal
+// login page, our client registered; it returns the issuer. (The
+// example's own SetupServer writes a package-level default, which races
+// when tests start providers in parallel.)
+func startProvider(t *testing.T, redirect string) string {
+	ln, err := net.Listen("tcp", "localhost:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	issuer := "http://localhost:" + port
+	st := storage.NewStorageWithClients(storage.NewUserStore(issuer),
+		map[string]*storage.Client{clientID: storage.WebClient(clientID, clientSecret, redirect)})
+	p, err := op.NewProvider(&op.Config{CryptoKey: sha256.Sum256([]byte(t.Name())), CodeMethodS256: true,
+		AuthMethodPost: true, GrantTypeRefreshToken: true, SupportedUILocales: []language.Tag{language.English}},
+		st, op.StaticIssuer(issuer), op.WithAllowInsecure())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/login/username", op.NewIssuerInterceptor(p.IssuerFromRequest).HandlerFunc(loginPage(st, op.AuthCallbackURL(p))))
+	mux.Handle("/", p)
+	srv := &http.Server{Handler: mux}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { srv.Close() })
+	return issuer
+}
+
+// loginPage is the provider's sign-in form: GET shows it, POST checks the
+// credentials and continues the authorization request.
+func loginPage(st *storage.Storage, callback func(context.Context, string) string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := r.FormValue("authRequestID")
+		if r.Method == http.MethodPost {
+			id = r.FormValue("id")
+			if err := st.CheckUsernamePassword(r.FormValue("username"), r.FormValue("password"), id); err == nil {
+				http.Redirect(w, r, callback(r.Context(), id), http.StatusFound)
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "text/html")
+		_ = loginForm.Execute(w, id)
+	}
+}
+
+var loginForm = template.Must(template.New("login").Parse(`<!doctype html><form method="post" action="/login/username">
+<input type="hidden" name="id" value="{{.}}"><input name="username"><input name="password" type="password">
+<button>Sign in</button></form>`))
+
+// browser is a client with a cookie jar that records every Set-Cookie.
+type browser struct {
+	*http.Client
+	mu  sync.Mutex
+	set []*http.Cookie
+}
+
+func (r *rig) browser(t *testing.T) *browser {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &browser{}
+	b.Client = &http.Client{Jar: jar, Transport: recorder{r.tls, b}}
+	return b
+}
+
+type recorder struct {
+	next http.RoundTripper
+	b    *browser
+}
+
+func (rt recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := rt.next.RoundTrip(req)
+	if err == nil {
+		rt.b.mu.Lock()
+		rt.b.set = append(rt.b.set, res.Cookies()...)
+		rt.b.mu.Unlock()
+	}
+	return res, err
+}
+
+// lastSet returns the last Set-Cookie of name the browser received.
+func (b *browser) lastSet(name string) *http.Cookie {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := len(b.set) - 1; i >= 0; i-- {
+		if b.set[i].Name == name {
+			return b.set[i]
+		}
+	}
+	return nil
+}
+
+var hiddenID = regexp.MustCompile(`name="id" value="([^"]+)"`)
+
+// signIn goes through the whole flow as a person would: open the
+// sign-in link, get the provider's login page, type the credentials, and
+// come back. It returns the status and body of the page it lands on.
+func (r *rig) signIn(t *testing.T, b *browser, returnTo string) (int, string) {
+	t.Helper()
+	res, err := b.Get(r.URL + "/auth/login?return_to=" + url.QueryEscape(returnTo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := readBody(t, res)
+	m := hiddenID.FindStringSubmatch(page)
+	if m == nil || !strings.HasPrefix(res.Request.URL.String(), r.Issuer) {
+		t.Fatalf("the sign-in link led to %s, not the provider's login page:\n%s", res.Request.URL, page)
+	}
+	host, _ := url.Parse(r.Issuer)
+	res, err = b.PostForm(r.Issuer+"/login/username", url.Values{"id": {m[1]},
+		"username": {"test-user@" + host.Hostname()}, "password": {opPassword}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, readBody(t, res)
+}
+
+func readBody(t *testing.T, res *http.Response) string {
+	t.Helper()
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// api sends an API request with the browser's cookies.
+func (r *rig) api(t *testing.T, b *browser, method, path string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(method, r.URL+path, nil)
+	res, err := b.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	return res
+}
+
+func (r *rig) workspace(t *testing.T, slug string) {
+	if _, err := feedbackhttp.CreateWorkspace(context.Background(), r.Store, r.Keys, slug, slug); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,151 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+const sessionColumns = "id, user_id, access_hash, access_expires_at, refresh_hash, refresh_expires_at, rotated_at, " +
+	"amr, ip, user_agent, provider_token, created_at, last_seen_at, revoked_at, revoked_reason"
+
+// CreateSession stores a new session.
+func (s *Store) CreateSession(ctx context.Context, ses *server.Session) (err error) {
+	defer wrap(&err, "CreateSession(%s)", ses.UserID)
+	if !canonical(&ses.UserID) {
+		return notFound("user", ses.UserID)
+	}
+	now := s.now()
+	ses.ID = s.newID(ses.ID)
+	ses.CreatedAt, ses.LastSeenAt, ses.RotatedAt = now, now, now
+	ses.RevokedAt, ses.RevokedReason = nil, ""
+	return s.db.InTx(ctx, func(tx Conn) error {
+		_, err := tx.Exec(ctx, `INSERT INTO sessions (`+sessionColumns+`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, '')`,
+			ses.ID, ses.UserID, ses.AccessHash, utc(ses.AccessExpiresAt), ses.RefreshHash, utc(ses.RefreshExpiresAt), now,
+			strings.Join(ses.AMR, " "), ses.IP, ses.UserAgent, ses.ProviderToken, now, now)
+		return createError(err, "user", ses.UserID)
+	})
+}
+
+// SessionByAccess returns the session whose access hash is hash.
+func (s *Store) SessionByAccess(ctx context.Context, hash []byte) (_ *server.Session, err error) {
+	defer wrap(&err, "SessionByAccess")
+	ses, err := one(scanSession(s.db.QueryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE access_hash = $1`, hash)))
+	return ses, orNotFound(err, "session", "")
+}
+
+// RotateSession swaps a live session's access and refresh values, or
+// tells a reused refresh value from a concurrent renewal (see
+// server.AuthStore).
+func (s *Store) RotateSession(ctx context.Context, refresh []byte, next server.Rotation, grace time.Duration) (ses *server.Session, err error) {
+	defer wrap(&err, "RotateSession")
+	now := s.now()
+	reused := false
+	err = s.db.InTx(ctx, func(tx Conn) error {
+		ses, err = one(scanSession(tx.QueryRow(ctx, `SELECT `+sessionColumns+` FROM sessions
+			WHERE refresh_hash = $1`+s.dialect.ForUpdate, refresh)))
+		if errors.Is(err, ErrNoRows) {
+			reused = true // unless reusedRefresh fails: the revocation must commit
+			return s.reusedRefresh(ctx, tx, refresh, now, grace)
+		}
+		if err != nil {
+			return err
+		}
+		if ses.RevokedAt != nil || !ses.RefreshExpiresAt.After(now) {
+			return notFound("session", ses.ID)
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO retired_refresh (hash, session_id, retired_at) VALUES ($1, $2, $3)`, refresh, ses.ID, now)
+		if err != nil {
+			return err
+		}
+		ses.AccessHash, ses.AccessExpiresAt, ses.RefreshHash, ses.RotatedAt = next.AccessHash, utc(next.AccessExpiresAt), next.RefreshHash, now
+		_, err = tx.Exec(ctx, `UPDATE sessions SET access_hash = $2, access_expires_at = $3, refresh_hash = $4, rotated_at = $5
+			WHERE id = $1`, ses.ID, ses.AccessHash, ses.AccessExpiresAt, ses.RefreshHash, now)
+		return err
+	})
+	if err == nil && reused {
+		return nil, feedback.Errorf(feedback.ETokenRevoked,
+			"This sign-in was used elsewhere after it was renewed, so it was ended; sign in again.")
+	}
+	return nilOnError(ses, err)
+}
+
+// reusedRefresh handles a refresh value that is no session's current
+// one: unknown (not found), retired within grace (a conflict), or
+// retired earlier, which revokes its session and returns nil so that the
+// revocation commits.
+func (s *Store) reusedRefresh(ctx context.Context, tx Conn, refresh []byte, now time.Time, grace time.Duration) error {
+	var id string
+	var retired time.Time
+	err := tx.QueryRow(ctx, `SELECT session_id, retired_at FROM retired_refresh WHERE hash = $1`, refresh).Scan(&id, atTime(&retired))
+	if err != nil {
+		return orNotFound(err, "session", "")
+	}
+	if now.Sub(retired) < grace {
+		return feedback.Errorf(feedback.EConflict, "The session was renewed by another request a moment ago.")
+	}
+	_, err = tx.Exec(ctx, `UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL`,
+		id, now, "refresh token reused")
+	return err
+}
+
+// TouchSession sets last_seen_at and ip.
+func (s *Store) TouchSession(ctx context.Context, id string, at time.Time, ip string) (err error) {
+	defer wrap(&err, "TouchSession(%s)", id)
+	if !canonical(&id) {
+		return notFound("session", id)
+	}
+	return s.db.InTx(ctx, func(tx Conn) error {
+		_, err := tx.Exec(ctx, `UPDATE sessions SET last_seen_at = $2, ip = $3 WHERE id = $1`, id, utc(at), ip)
+		return err
+	})
+}
+
+// Sessions returns the user's live sessions, newest first.
+func (s *Store) Sessions(ctx context.Context, userID string) (_ []server.Session, err error) {
+	defer wrap(&err, "Sessions(%s)", userID)
+	if !canonical(&userID) {
+		return []server.Session{}, nil
+	}
+	rows, err := s.db.Query(ctx, `SELECT `+sessionColumns+` FROM sessions
+		WHERE user_id = $1 AND revoked_at IS NULL AND refresh_expires_at > $2
+		ORDER BY created_at DESC, id DESC`, userID, s.now())
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, scanSession)
+}
+
+// RevokeSession revokes one of the user's live sessions.
+func (s *Store) RevokeSession(ctx context.Context, userID, id, reason string) (err error) {
+	defer wrap(&err, "RevokeSession(%s)", id)
+	if !canonical(&userID, &id) {
+		return notFound("session", id)
+	}
+	return s.db.InTx(ctx, func(tx Conn) error {
+		n, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = $3, revoked_reason = $4
+			WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL`, id, userID, s.now(), reason)
+		if err == nil && n == 0 {
+			return notFound("session", id)
+		}
+		return err
+	})
+}
+
+func scanSession(r Row) (server.Session, error) {
+	var ses server.Session
+	var amr string
+	err := r.Scan(&ses.ID, &ses.UserID, &ses.AccessHash, atTime(&ses.AccessExpiresAt), &ses.RefreshHash,
+		atTime(&ses.RefreshExpiresAt), atTime(&ses.RotatedAt), &amr, &ses.IP, &ses.UserAgent, &ses.ProviderToken,
+		atTime(&ses.CreatedAt), atTime(&ses.LastSeenAt), atOptTime(&ses.RevokedAt), &ses.RevokedReason)
+	ses.AMR = strings.Fields(amr)
+	return ses, err
+}
+
+// utc returns t as stores keep it: UTC, microseconds.
+func utc(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }

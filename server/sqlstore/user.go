@@ -1,0 +1,80 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+const userColumns = "id, issuer, subject, email, name, platform_owner, created_at, last_sign_in_at"
+
+// SignIn creates or updates the user named by u.Issuer and u.Subject,
+// in one transaction; the first user ever created claims the
+// installation's single owner flag and becomes platform owner.
+func (s *Store) SignIn(ctx context.Context, u *server.User) (err error) {
+	defer wrap(&err, "SignIn(%s)", u.Subject)
+	now := s.now()
+	return s.db.InTx(ctx, func(tx Conn) error {
+		found, err := one(scanUser(tx.QueryRow(ctx, `SELECT `+userColumns+` FROM users
+			WHERE issuer = $1 AND subject = $2`+s.dialect.ForUpdate, u.Issuer, u.Subject)))
+		switch {
+		case err == nil:
+			_, err = tx.Exec(ctx, `UPDATE users SET email = $2, name = $3, last_sign_in_at = $4 WHERE id = $1`,
+				found.ID, u.Email, u.Name, now)
+			u.ID, u.PlatformOwner, u.CreatedAt, u.LastSignInAt = found.ID, found.PlatformOwner, found.CreatedAt, now
+			return err
+		case !errors.Is(err, ErrNoRows):
+			return err
+		}
+		claimed, err := tx.Exec(ctx, `UPDATE installation SET owner_claimed = $1 WHERE id = 1 AND owner_claimed = $2`, true, false)
+		if err != nil {
+			return err
+		}
+		u.ID, u.PlatformOwner, u.CreatedAt, u.LastSignInAt = feedback.NewIDAt(now), claimed == 1, now, now
+		_, err = tx.Exec(ctx, `INSERT INTO users (`+userColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+			u.ID, u.Issuer, u.Subject, u.Email, u.Name, u.PlatformOwner, now, now)
+		return err
+	})
+}
+
+// User returns a user. Returns feedback.ENotFound.
+func (s *Store) User(ctx context.Context, id string) (_ *server.User, err error) {
+	defer wrap(&err, "User(%s)", id)
+	if !canonical(&id) {
+		return nil, notFound("user", id)
+	}
+	u, err := one(scanUser(s.db.QueryRow(ctx, `SELECT `+userColumns+` FROM users WHERE id = $1`, id)))
+	return u, orNotFound(err, "user", id)
+}
+
+// Memberships returns the workspaces the user can open, by name.
+func (s *Store) Memberships(ctx context.Context, userID string) (_ []feedback.Membership, err error) {
+	defer wrap(&err, "Memberships(%s)", userID)
+	u, err := s.User(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	query := `SELECT w.id, w.slug, w.name, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id
+		WHERE m.user_id = $1 ORDER BY w.name, w.id`
+	args := []any{u.ID}
+	if u.PlatformOwner {
+		query = `SELECT id, slug, name, $1 FROM workspaces ORDER BY name, id`
+		args = []any{feedback.RoleOwner}
+	}
+	rows, err := s.db.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(r Row) (feedback.Membership, error) {
+		var m feedback.Membership
+		return m, r.Scan(&m.WorkspaceID, &m.Slug, &m.Name, &m.Role)
+	})
+}
+
+func scanUser(r Row) (server.User, error) {
+	var u server.User
+	err := r.Scan(&u.ID, &u.Issuer, &u.Subject, &u.Email, &u.Name, &u.PlatformOwner, atTime(&u.CreatedAt), atTime(&u.LastSignInAt))
+	return u, err
+}

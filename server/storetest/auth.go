@@ -1,0 +1,148 @@
+package storetest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+func (f *fixture) user(subject string) *server.User {
+	f.t.Helper()
+	u := &server.User{Issuer: "https://idp.example", Subject: subject, Email: subject + "@example.com", Name: subject}
+	f.must(f.s.SignIn(f.ctx(), u))
+	return u
+}
+
+// session creates a session of u whose cookies hash to access and
+// refresh.
+func (f *fixture) session(u *server.User, access, refresh string) *server.Session {
+	f.t.Helper()
+	now := f.clock.Now()
+	s := &server.Session{UserID: u.ID, AccessHash: []byte(access), AccessExpiresAt: now.Add(time.Hour),
+		RefreshHash: []byte(refresh), RefreshExpiresAt: now.Add(30 * 24 * time.Hour), AMR: []string{"pwd", "otp"},
+		IP: "192.0.2.1", UserAgent: "Firefox"}
+	f.must(f.s.CreateSession(f.ctx(), s))
+	return s
+}
+
+func testAuth(t *testing.T, h harness) {
+	h.run(t, "SignIn", func(t *testing.T, f *fixture) {
+		first := f.user("ada")
+		second := f.user("bob")
+		if !first.PlatformOwner || second.PlatformOwner {
+			t.Errorf("platform owner: first %v, second %v; want only the first", first.PlatformOwner, second.PlatformOwner)
+		}
+		f.clock.Add(time.Minute)
+		again := &server.User{Issuer: "https://idp.example", Subject: "bob", Email: "new@example.com", Name: "Bob"}
+		f.must(f.s.SignIn(f.ctx(), again))
+		got, err := f.s.User(f.ctx(), second.ID)
+		f.must(err)
+		if again.ID != second.ID || got.Email != "new@example.com" || got.Name != "Bob" ||
+			!got.LastSignInAt.Equal(f.clock.stored()) || !got.CreatedAt.Equal(second.CreatedAt) {
+			t.Errorf("second sign-in: %+v", got)
+		}
+		other := &server.User{Issuer: "https://other.example", Subject: "bob", Email: "b@example.com"}
+		f.must(f.s.SignIn(f.ctx(), other))
+		if other.ID == second.ID {
+			t.Errorf("the same subject of another issuer is the same user")
+		}
+		_, err = f.s.User(f.ctx(), feedback.NewID())
+		wantCode(t, err, feedback.ENotFound)
+	})
+	h.run(t, "Memberships", func(t *testing.T, f *fixture) {
+		owner, viewer := f.user("ada"), f.user("bob")
+		f.workspace("beta")
+		f.workspace("alpha")
+		got, err := f.s.Memberships(f.ctx(), owner.ID)
+		f.must(err)
+		if len(got) != 2 || got[0].Slug != "alpha" || got[0].Role != feedback.RoleOwner {
+			t.Errorf("an owner's memberships: %+v", got)
+		}
+		got, err = f.s.Memberships(f.ctx(), viewer.ID)
+		f.must(err)
+		if len(got) != 0 {
+			t.Errorf("a user with no membership sees %+v", got)
+		}
+	})
+	h.run(t, "Session", testSessionRotation)
+	h.run(t, "Audit", testAudit)
+}
+
+func testSessionRotation(t *testing.T, f *fixture) {
+	u := f.user("ada")
+	s := f.session(u, "a1", "r1")
+	got, err := f.s.SessionByAccess(f.ctx(), []byte("a1"))
+	f.must(err)
+	if got.ID != s.ID || got.UserID != u.ID || len(got.AMR) != 2 || got.UserAgent != "Firefox" || got.RevokedAt != nil {
+		t.Errorf("SessionByAccess: %+v", got)
+	}
+	f.clock.Add(2 * time.Hour)
+	next := server.Rotation{AccessHash: []byte("a2"), AccessExpiresAt: f.clock.Now().Add(time.Hour), RefreshHash: []byte("r2")}
+	rotated, err := f.s.RotateSession(f.ctx(), []byte("r1"), next, 30*time.Second)
+	f.must(err)
+	if rotated.ID != s.ID || string(rotated.RefreshHash) != "r2" {
+		t.Errorf("RotateSession: %+v", rotated)
+	}
+	_, err = f.s.SessionByAccess(f.ctx(), []byte("a1"))
+	wantCode(t, err, feedback.ENotFound)
+	_, err = f.s.RotateSession(f.ctx(), []byte("r1"), server.Rotation{AccessHash: []byte("x"), RefreshHash: []byte("y")}, 30*time.Second)
+	wantCode(t, err, feedback.EConflict) // a concurrent renewal
+	f.clock.Add(time.Minute)
+	_, err = f.s.RotateSession(f.ctx(), []byte("r1"), server.Rotation{AccessHash: []byte("x"), RefreshHash: []byte("y")}, 30*time.Second)
+	wantCode(t, err, feedback.ETokenRevoked) // a stolen cookie
+	got, err = f.s.SessionByAccess(f.ctx(), []byte("a2"))
+	f.must(err)
+	if got.RevokedAt == nil || got.RevokedReason != "refresh token reused" {
+		t.Errorf("after reuse the session is %+v; want it revoked", got)
+	}
+	_, err = f.s.RotateSession(f.ctx(), []byte("r2"), server.Rotation{AccessHash: []byte("x"), RefreshHash: []byte("y")}, 0)
+	wantCode(t, err, feedback.ENotFound)
+
+	live := f.session(u, "b1", "q1")
+	other := f.user("bob")
+	wantCode(t, f.s.RevokeSession(f.ctx(), other.ID, live.ID, "x"), feedback.ENotFound)
+	list, err := f.s.Sessions(f.ctx(), u.ID)
+	f.must(err)
+	if len(list) != 1 || list[0].ID != live.ID {
+		t.Errorf("Sessions lists %d, want only the live one", len(list))
+	}
+	f.must(f.s.TouchSession(f.ctx(), live.ID, f.clock.Now().Add(time.Second), "198.51.100.7"))
+	f.must(f.s.RevokeSession(f.ctx(), u.ID, live.ID, "signed out"))
+	wantCode(t, f.s.RevokeSession(f.ctx(), u.ID, live.ID, "again"), feedback.ENotFound)
+	f.clock.Add(30 * 24 * time.Hour)
+	f.session(u, "c1", "p1")
+	f.clock.Add(30*24*time.Hour + time.Second)
+	_, err = f.s.RotateSession(f.ctx(), []byte("p1"), server.Rotation{AccessHash: []byte("x"), RefreshHash: []byte("y")}, 0)
+	wantCode(t, err, feedback.ENotFound) // expired
+	if list, _ := f.s.Sessions(f.ctx(), u.ID); len(list) != 0 {
+		t.Errorf("an expired session is listed")
+	}
+}
+
+func testAudit(t *testing.T, f *fixture) {
+	ws := f.workspace("acme")
+	u := f.user("ada")
+	for i, action := range []string{feedback.AuditSignIn, feedback.AuditTokenCreated, feedback.AuditSignOut} {
+		e := &feedback.AuditEntry{Actor: u.Email, ActorID: &u.ID, Action: action, Target: "t", IP: "192.0.2.1",
+			Details: map[string]string{"n": string(rune('0' + i))}}
+		if action == feedback.AuditTokenCreated {
+			e.WorkspaceID = &ws
+		}
+		f.must(f.s.AppendAudit(f.ctx(), e))
+		f.clock.Add(time.Minute)
+	}
+	got, total, err := f.s.AuditLog(f.ctx(), feedback.ListParams{Page: 1, PerPage: 2})
+	f.must(err)
+	if total != 3 || len(got) != 2 || got[0].Action != feedback.AuditSignOut || got[1].WorkspaceID == nil ||
+		*got[1].WorkspaceID != ws || got[0].WorkspaceID != nil || got[0].Details["n"] != "2" || *got[0].ActorID != u.ID {
+		t.Errorf("AuditLog page 1: %+v (total %d)", got, total)
+	}
+	from := f.clock.Now().Add(-2 * time.Minute)
+	got, total, err = f.s.AuditLog(f.ctx(), feedback.ListParams{Page: 1, PerPage: 10, From: &from})
+	f.must(err)
+	if total != 2 || len(got) != 2 {
+		t.Errorf("AuditLog from %v: %d entries (total %d), want 2", from, len(got), total)
+	}
+}

@@ -1,0 +1,71 @@
+package feedback
+
+// Roles of a user in a workspace. A platform owner holds RoleOwner in
+// every workspace of the installation.
+const (
+	RoleOwner  = "platform:owner" // everything, and Global Settings (API tokens, members)
+	RoleAdmin  = "admin"          // manages locations, posters, forms and webhooks
+	RoleViewer = "viewer"         // reads
+)
+
+// Session is one signed-in browser of the current user, as the Active
+// sessions page lists it.
+type Session struct {
+	ID         string `json:"id"`
+	UserAgent  string `json:"user_agent"`
+	IP         string `json:"ip"`
+	CreatedAt  Time   `json:"created_at"`
+	LastSeenAt Time   `json:"last_seen_at"`
+	// ExpiresAt is when the session ends unless it is revoked first: the
+	// end of its refresh token's 30 days.
+	ExpiresAt Time `json:"expires_at"`
+	// Current marks the session of the request.
+	Current bool `json:"current"`
+}
+
+// Me is the signed-in user with the workspaces they can open.
+type Me struct {
+	ID            string       `json:"id"`
+	Email         string       `json:"email"`
+	Name          string       `json:"name"`
+	PlatformOwner bool         `json:"platform_owner"`
+	Workspaces    []Membership `json:"workspaces"`
+}
+
+// Membership is a workspace a user can open, with their role in it.
+type Membership struct {
+	WorkspaceID string `json:"workspace_id"`
+	Slug        string `json:"slug"`
+	Name        string `json:"name"`
+	Role        string `json:"role"`
+}
+
+// Audit actions.
+const (
+	AuditSignIn         = "session.signed_in"
+	AuditSignOut        = "session.signed_out"
+	AuditSessionRevoked = "session.revoked"
+	AuditRefreshReused  = "session.refresh_reused"
+	AuditTokenCreated   = "token.created"
+	AuditTokenRevoked   = "token.revoked"
+	AuditMemberRole     = "member.role_changed"
+	AuditWebhookCreated = "webhook.created"
+	AuditWebhookDeleted = "webhook.deleted"
+)
+
+// AuditEntry is one security event of the installation.
+type AuditEntry struct {
+	ID string `json:"id"`
+	// WorkspaceID is the workspace the event concerns; null for events of
+	// the installation (sign-in, sessions).
+	WorkspaceID *string `json:"workspace_id"`
+	// Actor is the user's email, "cli", or "token:" and the token's name.
+	Actor   string            `json:"actor"`
+	ActorID *string           `json:"actor_id"`
+	Action  string            `json:"action"`
+	Target  string            `json:"target"`
+	IP      string            `json:"ip"`
+	Details map[string]string `json:"details"`
+	// CreatedAt is when it happened.
+	CreatedAt Time `json:"created_at"`
+}
