@@ -240,6 +240,19 @@ type AuthStore interface {
 	// RevokeSession revokes one of the user's sessions with reason.
 	// Returns feedback.ENotFound if the user has no such live session.
 	RevokeSession(ctx context.Context, userID, id, reason string) error
+	// Members returns the workspace's members, by email.
+	Members(ctx context.Context, workspaceID string) ([]feedback.Member, error)
+	// SetMemberRole changes a member's role. Returns feedback.ENotFound.
+	SetMemberRole(ctx context.Context, workspaceID, userID, role string) error
+	// RemoveMember removes a member. Returns feedback.ENotFound.
+	RemoveMember(ctx context.Context, workspaceID, userID string) error
+	// CreateInvite stores an invitation whose code hashes to hash.
+	CreateInvite(ctx context.Context, workspaceID, role, createdBy string, hash []byte, expires time.Time) (*feedback.Invite, error)
+	// AcceptInvite makes userID a member with the role of the unused,
+	// unexpired invitation whose code hashes to hash (a member keeps the
+	// higher of both roles), and returns the membership. Returns
+	// feedback.ENotFound.
+	AcceptInvite(ctx context.Context, hash []byte, userID string) (*feedback.Membership, error)
 	// AppendAudit stores e with a new id and created_at.
 	AppendAudit(ctx context.Context, e *feedback.AuditEntry) error
 	// AuditLog returns a page of the audit log, newest first, and the

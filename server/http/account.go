@@ -18,6 +18,7 @@ func (s *Server) registerAccountRoutes(r chi.Router) {
 	r.Get("/tokens", s.handle(s.handleTokens))
 	r.Post("/tokens", s.handle(s.handleTokenCreate))
 	r.Delete("/tokens/{id}", s.handle(s.handleTokenRevoke))
+	s.registerMemberRoutes(r)
 }
 
 // handleMe handles "GET /me": the signed-in user and their workspaces.

@@ -112,7 +112,7 @@ func apiPath(r *http.Request) string {
 }
 
 // ownerOnly lists the API paths that only a platform owner may use.
-var ownerOnly = []string{"/tokens", "/audit-log"}
+var ownerOnly = []string{"/tokens", "/audit-log", "/members", "/invites"}
 
 // allowed applies the role: a viewer reads; an admin manages everything
 // but the owner-only paths.

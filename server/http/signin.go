@@ -18,13 +18,14 @@ func (s *Server) registerSignInRoutes(r chi.Router) {
 	r.Get("/auth/login", s.handleSignIn)
 	r.Get("/auth/callback", s.handleCallback)
 	r.Post("/auth/logout", s.handleSignOut)
+	r.Get("/auth/invite/{code}", s.handleInviteAccept)
 }
 
 // returnPath matches the places a sign-in may return to: the dashboard
 // of a workspace, Global Settings, or the start page. Anything else
 // returns to "/", so no request text ever reaches a page attribute and
 // no sign-in redirects off the site.
-var returnPath = regexp.MustCompile(`^/(w/[a-z0-9][a-z0-9-]{0,62}/([a-z0-9-]+/?)*|settings/([a-z0-9-]+/?)*)?$`)
+var returnPath = regexp.MustCompile(`^/(w/[a-z0-9][a-z0-9-]{0,62}/([a-z0-9-]+/?)*|settings/([a-z0-9-]+/?)*|auth/invite/fbi_[0-9A-Za-z]{40})?$`)
 
 func safeReturn(p string) string {
 	if returnPath.MatchString(p) {

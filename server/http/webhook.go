@@ -17,9 +17,7 @@ func (s *Server) registerWebhookRoutes(r chi.Router) {
 	r.Post("/webhooks", s.handle(s.handleWebhookCreate))
 	r.Get("/webhooks/{id}", s.handle(getHandler(s.store.Webhook)))
 	r.Patch("/webhooks/{id}", s.handle(s.handleWebhookUpdate))
-	r.Delete("/webhooks/{id}", s.handle(func(w http.ResponseWriter, r *http.Request) error {
-		return deleteByID(w, r, s.store.DeleteWebhook)
-	}))
+	r.Delete("/webhooks/{id}", s.handle(s.handleWebhookDelete))
 	r.Post("/webhooks/{id}/test", s.handle(s.handleWebhookTest))
 	r.Get("/webhooks/{id}/deliveries", s.handle(subListHandler(s.store.Deliveries)))
 	r.Post("/webhooks/{id}/deliveries/{delivery}/redeliver", s.handle(s.handleRedeliver))
@@ -55,7 +53,23 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, r *http.Request) err
 	if err := s.store.CreateWebhook(r.Context(), wh); err != nil {
 		return err
 	}
+	s.audit(r, &ws, feedback.AuditWebhookCreated, "webhook:"+wh.ID, map[string]string{"url": wh.URL})
 	return writeCreated(w, r, "/webhooks/"+wh.ID, wh.WebhookSubscription)
+}
+
+// handleWebhookDelete handles "DELETE /webhooks/{id}", with its
+// pending deliveries.
+func (s *Server) handleWebhookDelete(w http.ResponseWriter, r *http.Request) error {
+	id, err := pathID(r, "id")
+	if err != nil {
+		return err
+	}
+	if err := deleteByID(w, r, s.store.DeleteWebhook); err != nil {
+		return err
+	}
+	ws := workspaceID(r.Context())
+	s.audit(r, &ws, feedback.AuditWebhookDeleted, "webhook:"+id, nil)
+	return nil
 }
 
 // handleWebhookUpdate handles "PATCH /webhooks/{id}": a new URL is

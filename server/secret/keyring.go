@@ -3,6 +3,7 @@ package secret
 import (
 	"crypto/aes"
 	"crypto/cipher"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -26,8 +27,9 @@ type Keyring struct {
 }
 
 type ringKey struct {
-	id   [4]byte // first bytes of SHA-256(key): names the key in sealed values
-	aead cipher.AEAD
+	id     [4]byte // first bytes of SHA-256(key): names the key in sealed values
+	aead   cipher.AEAD
+	derive []byte // HMAC key for Derive: SHA-256("derive" || key)
 }
 
 // ParseKeyring builds a keyring from a comma-separated list of base64
@@ -63,7 +65,18 @@ func (kr *Keyring) add(raw []byte) {
 	var k ringKey
 	copy(k.id[:], sum[:4])
 	k.aead = aead
+	d := sha256.Sum256(append([]byte("derive"), raw...))
+	k.derive = d[:]
 	kr.keys = append(kr.keys, k)
+}
+
+// Derive returns a 32-byte value for label from the current key: the
+// same on every instance that shares the keyring, and unrelated to the
+// key itself (HMAC-SHA256 under a hash of it).
+func (kr *Keyring) Derive(label string) []byte {
+	m := hmac.New(sha256.New, kr.keys[0].derive)
+	m.Write([]byte(label))
+	return m.Sum(nil)
 }
 
 // NewKey returns a new random key in the base64 form ParseKeyring reads.

@@ -156,3 +156,16 @@ func FuzzParsePosterCode(f *testing.F) {
 		}
 	})
 }
+
+func TestKeyringDerive(t *testing.T) {
+	key := secret.NewKey()
+	a, _ := secret.ParseKeyring(key)
+	b, _ := secret.ParseKeyring(key)
+	c, _ := secret.ParseKeyring(secret.NewKey())
+	if string(a.Derive("x")) != string(b.Derive("x")) || len(a.Derive("x")) != 32 {
+		t.Error("Derive differs between keyrings of the same key")
+	}
+	if string(a.Derive("x")) == string(a.Derive("y")) || string(a.Derive("x")) == string(c.Derive("x")) {
+		t.Error("Derive does not depend on the label and the key")
+	}
+}

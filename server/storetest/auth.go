@@ -68,6 +68,7 @@ func testAuth(t *testing.T, h harness) {
 	})
 	h.run(t, "Session", testSessionRotation)
 	h.run(t, "Audit", testAudit)
+	h.run(t, "Members", testMembers)
 }
 
 func testSessionRotation(t *testing.T, f *fixture) {
@@ -145,4 +146,43 @@ func testAudit(t *testing.T, f *fixture) {
 	if total != 2 || len(got) != 2 {
 		t.Errorf("AuditLog from %v: %d entries (total %d), want 2", from, len(got), total)
 	}
+}
+
+func testMembers(t *testing.T, f *fixture) {
+	ws := f.workspace("acme")
+	f.user("owner")
+	ada := f.user("ada")
+	code := []byte("invite-hash")
+	inv, err := f.s.CreateInvite(f.ctx(), ws, feedback.RoleViewer, ada.ID, code, f.clock.Now().Add(time.Hour))
+	f.must(err)
+	if inv.Role != feedback.RoleViewer || !inv.ExpiresAt.Equal(f.clock.stored().Add(time.Hour)) {
+		t.Errorf("CreateInvite: %+v", inv)
+	}
+	bob := f.user("bob")
+	m, err := f.s.AcceptInvite(f.ctx(), code, bob.ID)
+	f.must(err)
+	if m.WorkspaceID != ws || m.Role != feedback.RoleViewer || m.Slug != "acme" {
+		t.Errorf("AcceptInvite: %+v", m)
+	}
+	_, err = f.s.AcceptInvite(f.ctx(), code, ada.ID)
+	wantCode(t, err, feedback.ENotFound) // used
+	_, err = f.s.CreateInvite(f.ctx(), ws, feedback.RoleAdmin, "", []byte("late"), f.clock.Now().Add(time.Minute))
+	f.must(err)
+	f.clock.Add(2 * time.Minute)
+	_, err = f.s.AcceptInvite(f.ctx(), []byte("late"), ada.ID)
+	wantCode(t, err, feedback.ENotFound) // expired
+	ms, err := f.s.Memberships(f.ctx(), bob.ID)
+	f.must(err)
+	if len(ms) != 1 || ms[0].Role != feedback.RoleViewer {
+		t.Errorf("Memberships of a viewer: %+v", ms)
+	}
+	f.must(f.s.SetMemberRole(f.ctx(), ws, bob.ID, feedback.RoleAdmin))
+	list, err := f.s.Members(f.ctx(), ws)
+	f.must(err)
+	if len(list) != 1 || list[0].UserID != bob.ID || list[0].Role != feedback.RoleAdmin || list[0].Email != "bob@example.com" {
+		t.Errorf("Members: %+v", list)
+	}
+	f.must(f.s.RemoveMember(f.ctx(), ws, bob.ID))
+	wantCode(t, f.s.RemoveMember(f.ctx(), ws, bob.ID), feedback.ENotFound)
+	wantCode(t, f.s.SetMemberRole(f.ctx(), ws, bob.ID, feedback.RoleAdmin), feedback.ENotFound)
 }

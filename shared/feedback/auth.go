@@ -49,6 +49,7 @@ const (
 	AuditTokenCreated   = "token.created"
 	AuditTokenRevoked   = "token.revoked"
 	AuditMemberRole     = "member.role_changed"
+	AuditMemberInvited  = "member.invited"
 	AuditWebhookCreated = "webhook.created"
 	AuditWebhookDeleted = "webhook.deleted"
 )
@@ -68,4 +69,39 @@ type AuditEntry struct {
 	Details map[string]string `json:"details"`
 	// CreatedAt is when it happened.
 	CreatedAt Time `json:"created_at"`
+}
+
+// Member is a user's membership of a workspace, as Global Settings list
+// it.
+type Member struct {
+	UserID    string `json:"user_id"`
+	Email     string `json:"email"`
+	Name      string `json:"name"`
+	Role      string `json:"role"`
+	CreatedAt Time   `json:"created_at"`
+}
+
+// Invite is an invitation link to join a workspace with a role. URL is
+// shown once, at creation.
+type Invite struct {
+	ID        string `json:"id"`
+	Role      string `json:"role"`
+	URL       string `json:"url,omitempty"`
+	ExpiresAt Time   `json:"expires_at"`
+	CreatedAt Time   `json:"created_at"`
+}
+
+// MemberRole is the body of a role change or an invitation.
+type MemberRole struct {
+	Role string `json:"role"`
+}
+
+// Validate checks that the role is admin or viewer (platform owners
+// are owners of every workspace, not members).
+func (m MemberRole) Validate() error {
+	if m.Role == RoleAdmin || m.Role == RoleViewer {
+		return nil
+	}
+	return &Error{Code: EValidation, Message: "The role must be admin or viewer.",
+		Params: []InvalidParam{{Name: "role", Reason: "must be admin or viewer"}}}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedbackhq/feedback/server/auth"
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/webhook"
 )
@@ -22,6 +23,7 @@ type serveFlags struct {
 	webhookAllow, trustedNets string
 	rateLimit                 int
 	visitors                  feedbackhttp.VisitorLimits
+	oidc                      auth.Config
 }
 
 func (m *Main) parseServe(args []string) (*serveFlags, error) {
@@ -43,6 +45,7 @@ func (m *Main) parseServe(args []string) (*serveFlags, error) {
 		"comma-separated CIDRs of proxies whose X-Forwarded-For is trusted (env FEEDBACK_TRUSTED_PROXIES)")
 	fs.StringVar(&f.webDir, "web-dir", envOr(m.Getenv, "FEEDBACK_WEB_DIR", "web"),
 		"directory of the WebAssembly build: app.wasm, .br, .gz (env FEEDBACK_WEB_DIR)")
+	f.registerOIDC(fs, m.Getenv)
 	fs.StringVar(&f.logLevel, "log-level", envOr(m.Getenv, "FEEDBACK_LOG_LEVEL", "info"), "debug, info, warn or error (env FEEDBACK_LOG_LEVEL)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -74,6 +77,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = "http://localhost:" + portOf(ln.Addr())
 	}
+	oidcRedirect(&cfg.OIDC, cfg.BaseURL)
 	dispatcher := &webhook.Dispatcher{Queue: cfg.Store, Keys: cfg.Keyring, Log: cfg.Logger,
 		Client: webhook.NewClient(webhook.Policy{Allow: cfg.WebhookAllow})}
 	cfg.Waker = dispatcher
@@ -125,7 +129,8 @@ func (m *Main) serverConfig(ctx context.Context, f *serveFlags) (*feedbackhttp.C
 		return nil, err
 	}
 	return &feedbackhttp.Config{Store: store, Keyring: keys, BaseURL: strings.TrimRight(f.baseURL, "/"),
-		RateLimit: f.rateLimit, VisitorLimits: f.visitors, WebhookAllow: allow, WebDir: f.webDir, TrustedProxies: proxies, Logger: logger}, nil
+		RateLimit: f.rateLimit, VisitorLimits: f.visitors, WebhookAllow: allow, WebDir: f.webDir, TrustedProxies: proxies,
+		OIDC: f.oidc, Logger: logger}, nil
 }
 
 func portOf(a net.Addr) string {
