@@ -227,10 +227,12 @@ type AuthStore interface {
 	// RotateSession replaces the access and refresh values of the live
 	// session whose refresh hash is refresh, retiring the old refresh
 	// hash, and returns the session. A refresh hash retired less than
-	// grace ago is feedback.EConflict (a concurrent renewal, not a
-	// theft); one retired earlier revokes its session ("refresh token
-	// reused") and returns feedback.ETokenRevoked. An unknown, expired or
-	// revoked one is feedback.ENotFound.
+	// grace ago (another request of the same browser renewed first)
+	// returns the live session unchanged: its RefreshHash is not
+	// next.RefreshHash, so the caller sets no cookies. One retired earlier
+	// (a stolen cookie) revokes its session ("refresh token reused"),
+	// audits session.refresh_reused, and returns feedback.ETokenRevoked.
+	// An unknown, expired or revoked one is feedback.ENotFound.
 	RotateSession(ctx context.Context, refresh []byte, next Rotation, grace time.Duration) (*Session, error)
 	// TouchSession sets last_seen_at and the client IP.
 	TouchSession(ctx context.Context, id string, at time.Time, ip string) error

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"time"
@@ -42,10 +43,10 @@ func HasCookies(r *http.Request) bool {
 
 // Authenticate returns the request's live session: by its access cookie
 // while that is valid, otherwise renewed from the refresh cookie, which
-// rotates (new cookies are set on w). It returns feedback errors:
-// EUnauthenticated without cookies or with unknown or expired ones,
-// ETokenRevoked for a revoked session, and EConflict when a concurrent
-// request renewed the session a moment ago (retry with the new cookies).
+// rotates (new cookies are set on w; a request that lost the race to
+// renew to a concurrent one of the same browser proceeds without new
+// cookies). It returns feedback errors: EUnauthenticated without cookies
+// or with unknown or expired ones, ETokenRevoked for a revoked session.
 func (m *Sessions) Authenticate(w http.ResponseWriter, r *http.Request) (*server.Session, error) {
 	now := m.Now()
 	if c, err := r.Cookie(AccessCookie); err == nil && secret.ValidToken(accessPrefix, c.Value) {
@@ -84,8 +85,10 @@ func (m *Sessions) renew(w http.ResponseWriter, r *http.Request, now time.Time) 
 	default:
 		return nil, err
 	}
-	setCookie(w, AccessCookie, access, AccessTTL, http.SameSiteStrictMode)
-	setCookie(w, RefreshCookie, refresh, s.RefreshExpiresAt.Sub(now), http.SameSiteStrictMode)
+	if bytes.Equal(s.RefreshHash, refreshHash) { // not a concurrent renewal's loser
+		setCookie(w, AccessCookie, access, AccessTTL, http.SameSiteStrictMode)
+		setCookie(w, RefreshCookie, refresh, s.RefreshExpiresAt.Sub(now), http.SameSiteStrictMode)
+	}
 	return s, nil
 }
 

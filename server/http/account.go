@@ -3,6 +3,7 @@ package http
 import (
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
@@ -27,6 +28,9 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := noQuery(r); err != nil {
+		return err
+	}
 	u, err := s.store.User(r.Context(), p.UserID)
 	if err != nil {
 		return err
@@ -46,6 +50,9 @@ func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := noQuery(r); err != nil {
+		return err
+	}
 	list, err := s.store.Sessions(r.Context(), p.UserID)
 	if err != nil {
 		return err
@@ -54,7 +61,13 @@ func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) error {
 	for i, ses := range list {
 		out[i] = sessionView(ses, p.SessionID)
 	}
-	return writePage(w, out, len(out), feedback.ListParams{Page: 1, PerPage: max(len(out), 1)})
+	return writeAll(w, out)
+}
+
+// writeAll answers every item as one page (lists that stay small: a
+// user's sessions, a workspace's tokens and members).
+func writeAll[T any](w http.ResponseWriter, items []T) error {
+	return writePage(w, items, len(items), feedback.ListParams{Page: 1, PerPage: min(max(len(items), 1), feedback.MaxPerPage)})
 }
 
 func sessionView(s server.Session, current string) feedback.Session {
@@ -93,7 +106,7 @@ func (s *Server) handleAuditLog(w http.ResponseWriter, r *http.Request) error {
 	if err := allowed(principalOf(r.Context()).Role, r); err != nil {
 		return err
 	}
-	params, err := listParams(r)
+	params, err := listParams(r, feedback.ParamFrom, feedback.ParamTo)
 	if err != nil {
 		return err
 	}
@@ -109,6 +122,9 @@ func (s *Server) handleTokens(w http.ResponseWriter, r *http.Request) error {
 	if _, err := requireSession(r); err != nil {
 		return err
 	}
+	if err := noQuery(r); err != nil {
+		return err
+	}
 	list, err := s.store.Tokens(r.Context(), workspaceID(r.Context()))
 	if err != nil {
 		return err
@@ -117,7 +133,7 @@ func (s *Server) handleTokens(w http.ResponseWriter, r *http.Request) error {
 	for i, t := range list {
 		out[i] = tokenView(t)
 	}
-	return writePage(w, out, len(out), feedback.ListParams{Page: 1, PerPage: max(len(out), 1)})
+	return writeAll(w, out)
 }
 
 func tokenView(t server.Token) feedback.APIToken {
@@ -152,7 +168,7 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	name := strings.TrimSpace(in.Name)
-	if name == "" || len(name) > 100 {
+	if name == "" || utf8.RuneCountInString(name) > 100 {
 		return &feedback.Error{Code: feedback.EValidation, Message: "A token needs a name of 1 to 100 characters.",
 			Params: []feedback.InvalidParam{{Name: "name", Reason: "must be 1 to 100 characters"}}}
 	}

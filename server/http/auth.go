@@ -96,16 +96,20 @@ func (s *Server) authenticate(r *http.Request) (*server.Token, error) {
 	return tok, nil
 }
 
-// refuse answers a request whose credentials failed: a 401 with its
-// challenge, counted against the client IP's anonymous budget so that
-// guessing is slow; a store failure is a plain 500.
+// refuse answers a request whose credentials or permissions failed,
+// counted against the client IP's anonymous budget (so that guessing is
+// slow, and the answer carries the rate-limit headers), a 401 with its
+// challenge; a store failure is a plain 500.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
-	if statusOf(err) != http.StatusUnauthorized {
+	status := statusOf(err)
+	if status >= http.StatusInternalServerError {
 		s.writeError(w, r, err)
 		return
 	}
 	if s.anonymousAPI(w, r) {
-		w.Header().Set("WWW-Authenticate", wwwAuthenticate(err))
+		if status == http.StatusUnauthorized {
+			w.Header().Set("WWW-Authenticate", wwwAuthenticate(err))
+		}
 		s.writeError(w, r, err)
 	}
 }

@@ -28,11 +28,14 @@ func (s *Server) handleMembers(w http.ResponseWriter, r *http.Request) error {
 	if _, err := requireSession(r); err != nil {
 		return err
 	}
+	if err := noQuery(r); err != nil {
+		return err
+	}
 	list, err := s.store.Members(r.Context(), workspaceID(r.Context()))
 	if err != nil {
 		return err
 	}
-	return writePage(w, list, len(list), feedback.ListParams{Page: 1, PerPage: max(len(list), 1)})
+	return writeAll(w, list)
 }
 
 // handleMemberRole handles "PATCH /members/{id}" {role}.

@@ -69,6 +69,9 @@ func (s *Server) apiGate(next http.Handler) http.Handler {
 			}
 			return
 		}
+		// Answers to credentials (tokens, sessions, secrets shown once)
+		// are never stored by a cache.
+		w.Header().Set("Cache-Control", "no-store")
 		private.ServeHTTP(w, r)
 	})
 }

@@ -79,7 +79,7 @@ func (s *Server) chooseWorkspace(r *http.Request, user *server.User) (*feedback.
 	if want == "" {
 		return nil, &feedback.Error{Code: feedback.EInvalidParameter,
 			Message: "Name the workspace in the " + WorkspaceHeader + " header (its id or slug).",
-			Params:  []feedback.InvalidParam{{Name: WorkspaceHeader, Reason: "required: you are a member of several workspaces"}}}
+			Params:  []feedback.InvalidParam{{Name: WorkspaceHeader, Reason: "required unless you are a member of exactly one workspace"}}}
 	}
 	for i, m := range ms {
 		if m.WorkspaceID == strings.ToLower(want) || m.Slug == want {

@@ -45,18 +45,18 @@ func (s *Store) SessionByAccess(ctx context.Context, hash []byte) (_ *server.Ses
 func (s *Store) RotateSession(ctx context.Context, refresh []byte, next server.Rotation, grace time.Duration) (ses *server.Session, err error) {
 	defer wrap(&err, "RotateSession")
 	now := s.now()
-	reused := false
+	stolen := false
 	err = s.db.InTx(ctx, func(tx Conn) error {
 		ses, err = one(scanSession(tx.QueryRow(ctx, `SELECT `+sessionColumns+` FROM sessions
 			WHERE refresh_hash = $1`+s.dialect.ForUpdate, refresh)))
 		if errors.Is(err, ErrNoRows) {
-			reused = true // unless reusedRefresh fails: the revocation must commit
-			return s.reusedRefresh(ctx, tx, refresh, now, grace)
+			ses, stolen, err = s.retiredRefresh(ctx, tx, refresh, now, grace)
+			return err
 		}
 		if err != nil {
 			return err
 		}
-		if ses.RevokedAt != nil || !ses.RefreshExpiresAt.After(now) {
+		if !live(ses, now) {
 			return notFound("session", ses.ID)
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO retired_refresh (hash, session_id, retired_at) VALUES ($1, $2, $3)`, refresh, ses.ID, now)
@@ -68,30 +68,52 @@ func (s *Store) RotateSession(ctx context.Context, refresh []byte, next server.R
 			WHERE id = $1`, ses.ID, ses.AccessHash, ses.AccessExpiresAt, ses.RefreshHash, now)
 		return err
 	})
-	if err == nil && reused {
+	if err == nil && stolen {
 		return nil, feedback.Errorf(feedback.ETokenRevoked,
 			"This sign-in was used elsewhere after it was renewed, so it was ended; sign in again.")
 	}
 	return nilOnError(ses, err)
 }
 
-// reusedRefresh handles a refresh value that is no session's current
-// one: unknown (not found), retired within grace (a conflict), or
-// retired earlier, which revokes its session and returns nil so that the
-// revocation commits.
-func (s *Store) reusedRefresh(ctx context.Context, tx Conn, refresh []byte, now time.Time, grace time.Duration) error {
+// live reports whether a session is neither revoked nor past its refresh
+// expiry.
+func live(ses *server.Session, now time.Time) bool {
+	return ses.RevokedAt == nil && ses.RefreshExpiresAt.After(now)
+}
+
+// retiredRefresh handles a refresh value that is no session's current
+// one. Unknown: not found. Retired less than grace ago (another request
+// of the same browser renewed first): the live session, unchanged.
+// Retired earlier (a stolen cookie): the session is revoked and the
+// theft audited, committed, and stolen is true.
+func (s *Store) retiredRefresh(ctx context.Context, tx Conn, refresh []byte, now time.Time, grace time.Duration) (*server.Session, bool, error) {
 	var id string
 	var retired time.Time
 	err := tx.QueryRow(ctx, `SELECT session_id, retired_at FROM retired_refresh WHERE hash = $1`, refresh).Scan(&id, atTime(&retired))
 	if err != nil {
-		return orNotFound(err, "session", "")
+		return nil, false, orNotFound(err, "session", "")
+	}
+	ses, err := one(scanSession(tx.QueryRow(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE id = $1`+s.dialect.ForUpdate, id)))
+	if err != nil {
+		return nil, false, err
 	}
 	if now.Sub(retired) < grace {
-		return feedback.Errorf(feedback.EConflict, "The session was renewed by another request a moment ago.")
+		if !live(ses, now) {
+			return nil, false, notFound("session", id)
+		}
+		return ses, false, nil
 	}
-	_, err = tx.Exec(ctx, `UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1 AND revoked_at IS NULL`,
-		id, now, "refresh token reused")
-	return err
+	if ses.RevokedAt != nil {
+		return nil, true, nil
+	}
+	_, err = tx.Exec(ctx, `UPDATE sessions SET revoked_at = $2, revoked_reason = $3 WHERE id = $1`, id, now, "refresh token reused")
+	if err != nil {
+		return nil, false, err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO audit_log (`+auditColumns+`)
+		SELECT $1, NULL, u.id, u.email, $2, $3, '', '{}', $4 FROM users u WHERE u.id = $5`,
+		feedback.NewIDAt(now), feedback.AuditRefreshReused, "session:"+id, now, ses.UserID)
+	return nil, true, err
 }
 
 // TouchSession sets last_seen_at and ip.

@@ -88,8 +88,11 @@ func testSessionRotation(t *testing.T, f *fixture) {
 	}
 	_, err = f.s.SessionByAccess(f.ctx(), []byte("a1"))
 	wantCode(t, err, feedback.ENotFound)
-	_, err = f.s.RotateSession(f.ctx(), []byte("r1"), server.Rotation{AccessHash: []byte("x"), RefreshHash: []byte("y")}, 30*time.Second)
-	wantCode(t, err, feedback.EConflict) // a concurrent renewal
+	same, err := f.s.RotateSession(f.ctx(), []byte("r1"), server.Rotation{AccessHash: []byte("x"), RefreshHash: []byte("y")}, 30*time.Second)
+	f.must(err) // a concurrent renewal: the session as it is
+	if same.ID != s.ID || string(same.RefreshHash) != "r2" {
+		t.Errorf("a renewal within the grace returned %+v; want the live session unchanged", same)
+	}
 	f.clock.Add(time.Minute)
 	_, err = f.s.RotateSession(f.ctx(), []byte("r1"), server.Rotation{AccessHash: []byte("x"), RefreshHash: []byte("y")}, 30*time.Second)
 	wantCode(t, err, feedback.ETokenRevoked) // a stolen cookie
@@ -97,6 +100,12 @@ func testSessionRotation(t *testing.T, f *fixture) {
 	f.must(err)
 	if got.RevokedAt == nil || got.RevokedReason != "refresh token reused" {
 		t.Errorf("after reuse the session is %+v; want it revoked", got)
+	}
+	audit, _, err := f.s.AuditLog(f.ctx(), feedback.ListParams{Page: 1, PerPage: 5})
+	f.must(err)
+	if len(audit) != 1 || audit[0].Action != feedback.AuditRefreshReused || audit[0].Target != "session:"+s.ID ||
+		audit[0].ActorID == nil || *audit[0].ActorID != u.ID {
+		t.Errorf("the theft's audit entry: %+v", audit)
 	}
 	_, err = f.s.RotateSession(f.ctx(), []byte("r2"), server.Rotation{AccessHash: []byte("x"), RefreshHash: []byte("y")}, 0)
 	wantCode(t, err, feedback.ENotFound)

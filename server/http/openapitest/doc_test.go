@@ -307,6 +307,14 @@ func TestDocumentWireTypes(t *testing.T) {
 		"WebhookPage":         feedback.Page[feedback.WebhookSubscription]{},
 		"DeliveryPage":        feedback.Page[feedback.WebhookDelivery]{},
 		"KioskPage":           feedback.Page[feedback.Kiosk]{},
+		"Me":                  feedback.Me{},
+		"Membership":          feedback.Membership{},
+		"Session":             feedback.Session{},
+		"SessionPage":         feedback.Page[feedback.Session]{},
+		"AuditEntry":          feedback.AuditEntry{},
+		"AuditPage":           feedback.Page[feedback.AuditEntry]{},
+		"APIToken":            feedback.APIToken{},
+		"APITokenPage":        feedback.Page[feedback.APIToken]{},
 		"Pairing":             feedback.Pairing{},
 		"FormView":            feedback.FormView{},
 		"SyncResult":          feedback.SyncResult{},
@@ -325,6 +333,11 @@ func TestDocumentWireTypes(t *testing.T) {
 		"KioskConfig": struct {
 			Kiosk feedback.Kiosk    `json:"kiosk"`
 			Form  feedback.FormView `json:"form"`
+		}{},
+		// NewAPIToken is server/http's NewAPIToken: the token and its value.
+		"NewAPIToken": struct {
+			feedback.APIToken
+			Token string `json:"token"`
 		}{},
 	}
 	for name, typ := range types {
@@ -352,6 +365,10 @@ func TestDocumentWireTypes(t *testing.T) {
 		"PairRequest":       feedback.PairRequest{},
 		"SyncRequest":       feedback.SyncRequest{},
 		"Heartbeat":         feedback.Heartbeat{},
+		// TokenCreate is the body server/http decodes for POST /tokens.
+		"TokenCreate": struct {
+			Name string `json:"name"`
+		}{},
 	}
 	for name, typ := range inputs {
 		s := schema(t, name)
