@@ -48,6 +48,7 @@ func securityHeaders(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")
+		h.Set("Content-Security-Policy", pageCSP) // handlers may narrow it
 		next.ServeHTTP(w, r)
 	})
 }
