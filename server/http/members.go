@@ -76,7 +76,7 @@ func (s *Server) handleMemberRemove(w http.ResponseWriter, r *http.Request) erro
 	if err := s.store.RemoveMember(r.Context(), ws, id); err != nil {
 		return err
 	}
-	s.audit(r, &ws, feedback.AuditMemberRole, "user:"+id, map[string]string{"role": "removed"})
+	s.audit(r, &ws, feedback.AuditMemberRemoved, "user:"+id, nil)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -125,5 +125,9 @@ func (s *Server) handleInviteAccept(w http.ResponseWriter, r *http.Request) {
 		s.signInPage(w, http.StatusNotFound, "This invitation was used already or has expired; ask for a new one.", "/")
 		return
 	}
+	if u, err := s.store.User(r.Context(), ses.UserID); err == nil {
+		r = r.WithContext(withPrincipal(r.Context(), &principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
+	}
+	s.audit(r, &m.WorkspaceID, feedback.AuditMemberJoined, "user:"+ses.UserID, map[string]string{"role": m.Role})
 	s.signInPage(w, http.StatusOK, "You joined "+m.Name+" as "+m.Role+".", "/w/"+m.Slug+"/")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/go-chi/chi/v5/middleware"
@@ -35,10 +36,18 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		if ww.Status() >= 500 {
 			level = slog.LevelWarn
 		}
-		s.log.Log(r.Context(), level, "http", "method", r.Method, "path", r.URL.Path,
+		s.log.Log(r.Context(), level, "http", "method", r.Method, "path", logPath(r.URL.Path),
 			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration", time.Since(start),
 			"request_id", requestID(r.Context()))
 	})
+}
+
+// logPath hides the secret of an invitation link in the log.
+func logPath(p string) string {
+	if strings.HasPrefix(p, "/auth/invite/") {
+		return "/auth/invite/…"
+	}
+	return p
 }
 
 // securityHeaders sets the headers every response carries.

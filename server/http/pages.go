@@ -8,15 +8,44 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/feedbackhq/feedback/app/dashboard"
 	"github.com/feedbackhq/feedback/app/pwa"
 )
 
 // registerAppRoutes serves go-app's own resources and its static pages
-// (the home and the kiosk), whose HTML is the same for every request.
+// (the home and the kiosk), whose HTML is the same for every request,
+// and the dashboard's pages.
 func (s *Server) registerAppRoutes(r chi.Router) {
 	for _, p := range []string{"/app.js", "/wasm_exec.js", "/app.css", "/app-worker.js", "/manifest.webmanifest", pwa.HomePath, pwa.KioskPath} {
 		r.Get(p, s.goapp.ServeHTTP)
 	}
+	r.Get("/w/{slug}", s.handleWorkspaceRoot)
+	r.Get("/w/{slug}/*", s.handleDashboard)
+	r.Get(pwa.SecurityPath, s.handleDashboard)
+}
+
+// handleDashboard handles "GET /w/{slug}/..." and "GET /settings/security":
+// the dashboard's shell in its loading state, the same for every
+// visitor; the wasm asks the API who is signed in. A path the route
+// pattern refuses is a 404, so that only checked text reaches the page.
+func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
+	p, ok := dashboard.New(r.URL.Path)
+	if !ok {
+		s.notFound(w, r)
+		return
+	}
+	renderApp(w, http.StatusOK, "en", p.Title(), p)
+}
+
+// handleWorkspaceRoot handles "GET /w/{slug}": the dashboard lives at
+// /w/{slug}/.
+func (s *Server) handleWorkspaceRoot(w http.ResponseWriter, r *http.Request) {
+	target := r.URL.Path + "/"
+	if _, ok := dashboard.New(target); !ok {
+		s.notFound(w, r)
+		return
+	}
+	http.Redirect(w, r, target, http.StatusMovedPermanently)
 }
 
 // shell is the document around a prerendered component: the same head as

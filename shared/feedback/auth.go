@@ -50,6 +50,8 @@ const (
 	AuditTokenRevoked   = "token.revoked"
 	AuditMemberRole     = "member.role_changed"
 	AuditMemberInvited  = "member.invited"
+	AuditMemberJoined   = "member.joined"
+	AuditMemberRemoved  = "member.removed"
 	AuditWebhookCreated = "webhook.created"
 	AuditWebhookDeleted = "webhook.deleted"
 )
