@@ -1,6 +1,8 @@
 package http
 
 import (
+	"context"
+	"net"
 	"net/http"
 	"strings"
 
@@ -22,6 +24,19 @@ func (s *Server) Handler() http.Handler {
 	s.registerVisitorRoutes(r)
 	s.registerKioskDeviceRoutes(r)
 	s.registerSignInRoutes(r)
+	if s.cfg.IdP != nil {
+		// The provider routes on the whole path (its issuer's is /idp),
+		// so it gets the request without chi's routing state.
+		// Its login throttling counts per client address: the one the
+		// trusted proxies report.
+		idp := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			req = req.WithContext(context.WithValue(req.Context(), chi.RouteCtxKey, nil))
+			req.RemoteAddr = net.JoinHostPort(s.clientIP(req), "0")
+			s.cfg.IdP.ServeHTTP(w, req)
+		})
+		r.Handle("/idp", idp)
+		r.Handle("/idp/*", idp)
+	}
 	s.registerHealthRoutes(r)
 	s.registerStaticRoutes(r)
 	s.registerAppRoutes(r)

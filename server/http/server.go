@@ -44,7 +44,10 @@ type Config struct {
 	WebDir string
 	// OIDC configures dashboard sign-in; without an issuer the sign-in
 	// pages answer that sign-in is not configured.
-	OIDC   auth.Config
+	OIDC auth.Config
+	// IdP is the embedded OpenID provider, served under /idp; nil when an
+	// external provider is configured.
+	IdP    http.Handler
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time

@@ -95,3 +95,10 @@ func NormalizePairingCode(s string) string {
 func NewWebhookSecret() string {
 	return feedback.SecretPrefix + base64.StdEncoding.EncodeToString(randomBytes(32))
 }
+
+// NewPassword returns a random password of 20 base62 characters (119
+// bits), for generated accounts such as the demo's.
+func NewPassword() string {
+	value, _ := NewToken("")
+	return value[:20]
+}

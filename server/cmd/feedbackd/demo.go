@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/feedbackhq/feedback/server"
@@ -39,7 +40,11 @@ func (m *Main) demo(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		return m.printDemo(ctx, store, keys, ws, token, strings.TrimRight(baseURL, "/"))
+		base := strings.TrimRight(baseURL, "/")
+		if err := m.printDemo(ctx, store, keys, ws, token, base); err != nil {
+			return err
+		}
+		return m.demoAccount(ctx, store, keys, base)
 	})
 }
 
@@ -68,5 +73,28 @@ func (m *Main) printDemo(ctx context.Context, store server.Store, keys *secret.K
 		}
 	}
 	fmt.Fprintf(m.Stdout, "\nAPI reference: %s/api/v1/openapi.json\n", base)
+	return nil
+}
+
+// demoEmail is the demo's dashboard account at the embedded provider.
+const demoEmail = "admin@demo.example"
+
+// demoAccount gives the demo account a new random password and prints
+// how to sign in with it. (An external provider, when configured at
+// serve, has its own accounts.)
+func (m *Main) demoAccount(ctx context.Context, store server.Store, keys *secret.Keyring, base string) error {
+	p, _, err := embeddedProvider(ctx, store, keys, base, slog.New(slog.NewTextHandler(m.Stderr, nil)))
+	if err != nil {
+		return err
+	}
+	if _, err := p.CreateAccount(ctx, demoEmail); err != nil {
+		return err
+	}
+	password := secret.NewPassword()
+	if err := p.SetPassword(ctx, demoEmail, password); err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "\nDashboard: %s/w/%s/ (sign in with the embedded provider)\n  email:    %s\n  password: %s\n",
+		base, demoSlug, demoEmail, password)
 	return nil
 }

@@ -40,6 +40,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.token(ctx, args[1:])
 	case "demo":
 		return m.demo(ctx, args[1:])
+	case "user":
+		return m.user(ctx, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(m.Stdout, usage)
 		return nil
@@ -58,7 +60,10 @@ Commands:
   token list --workspace ID      list a workspace's tokens
   token revoke --workspace ID TOKEN_ID
                                  revoke a token at once
-  demo                           create a demo workspace; prints a token and URLs
+  user create --email EMAIL      an account of the embedded identity provider;
+                                 prints a one-time link to set its password
+  demo                           create a demo workspace; prints a token, URLs
+                                 and a dashboard sign-in
 
 Every command takes --db (DATABASE_URL) and --secret-key (FEEDBACK_SECRET_KEY).
 Run "feedbackd COMMAND -h" for a command's flags.

@@ -78,6 +78,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		cfg.BaseURL = "http://localhost:" + portOf(ln.Addr())
 	}
 	oidcRedirect(&cfg.OIDC, cfg.BaseURL)
+	if err := useEmbeddedProvider(ctx, cfg); err != nil {
+		return err
+	}
 	dispatcher := &webhook.Dispatcher{Queue: cfg.Store, Keys: cfg.Keyring, Log: cfg.Logger,
 		Client: webhook.NewClient(webhook.Policy{Allow: cfg.WebhookAllow})}
 	cfg.Waker = dispatcher
