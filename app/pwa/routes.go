@@ -5,6 +5,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/feedbackhq/feedback/app/dashboard"
 	"github.com/feedbackhq/feedback/app/kiosk"
 	"github.com/feedbackhq/feedback/app/visitor"
 )
@@ -16,6 +17,10 @@ const (
 	ThanksPattern  = `^/q/[A-Za-z0-9_-]{43}/thanks$`
 	KioskPath      = "/kiosk"
 	HomePath       = "/"
+	// The dashboard: a workspace and every path below it, and the
+	// user's security settings (see app/dashboard).
+	WorkspacePattern = dashboard.WorkspacePattern
+	SecurityPath     = dashboard.SecurityPath
 )
 
 var once sync.Once
@@ -28,5 +33,9 @@ func Register() {
 		app.RouteWithRegexp(ThanksPattern, func() app.Composer { return &visitor.Thanks{} })
 		app.Route(KioskPath, func() app.Composer { return &kiosk.Page{} })
 		app.Route(HomePath, func() app.Composer { return &home{} })
+		// One component type for both: go-app keeps it mounted, with the
+		// signed-in user, when the person moves between them.
+		app.RouteWithRegexp(WorkspacePattern, func() app.Composer { return &dashboard.Page{} })
+		app.Route(SecurityPath, func() app.Composer { return &dashboard.Page{} })
 	})
 }

@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,6 +38,10 @@ var skipped atomic.Bool
 func TestMain(m *testing.M) { os.Exit(testMain(m)) }
 
 func testMain(m *testing.M) int {
+	flag.Parse()
+	if !testing.Verbose() { // the test provider logs through slog's default
+		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if ci() {
 			fmt.Fprintf(os.Stderr, "e2e: CI=true requires Chromium at %s: %v\n", chromiumPath, err)

@@ -1,0 +1,48 @@
+package dashboard
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Paths of the dashboard. A workspace's pages live under /w/{slug}/; the
+// user's own settings, which belong to no workspace, under /settings/.
+const (
+	// WorkspacePattern matches a workspace's dashboard and every path
+	// below it, with the slugs and segments the server's sign-in accepts
+	// as a place to return to: lower-case letters, digits and hyphens,
+	// so that a path can be written into a link as it is.
+	WorkspacePattern = `^/w/[a-z0-9][a-z0-9-]{0,62}/([a-z0-9-]+/?)*$`
+	// SecurityPath is Settings > Security: the active sessions.
+	SecurityPath = "/settings/security"
+)
+
+var workspacePath = regexp.MustCompile(WorkspacePattern)
+
+// section is the page of the dashboard a path names.
+type section int
+
+const (
+	overview section = iota // /w/{slug}/
+	security                // /settings/security
+	missing                 // a path below /w/{slug}/ that has no page yet
+)
+
+// parsePath returns the workspace slug ("" for the settings) and the
+// section of a dashboard path, and reports whether path is one.
+func parsePath(path string) (slug string, s section, ok bool) {
+	if path == SecurityPath {
+		return "", security, true
+	}
+	if !workspacePath.MatchString(path) {
+		return "", overview, false
+	}
+	slug, rest, _ := strings.Cut(strings.TrimPrefix(path, "/w/"), "/")
+	if rest != "" {
+		return slug, missing, true
+	}
+	return slug, overview, true
+}
+
+// overviewPath returns the overview path of the workspace slug.
+func overviewPath(slug string) string { return "/w/" + slug + "/" }
