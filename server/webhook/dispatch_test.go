@@ -177,7 +177,7 @@ func (st *setup) dispatcher(t testing.TB, q webhook.Queue, schedule ...time.Dura
 		schedule = []time.Duration{10 * time.Millisecond, 10 * time.Millisecond, 10 * time.Millisecond}
 	}
 	d := &webhook.Dispatcher{Queue: q, Keys: st.keys, Client: client, Schedule: schedule,
-		Lease: 5 * time.Second, Poll: 20 * time.Millisecond}
+		Poll: 20 * time.Millisecond} // the default lease, a minute: a loaded machine must not take it for a dead worker
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); d.Run(ctx) }()
