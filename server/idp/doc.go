@@ -9,6 +9,18 @@
 // second factor) and the set-password page that [Provider.CreateAccount]
 // links to.
 //
+// An organisation may sign in through its own OpenID provider instead: a
+// [Federation] (tables idp_federation*, migration 00007) names its
+// issuer, our client registration there, and the email domains it serves.
+// The login page offers a "Sign in with" button per federation, and sends
+// an email of a federated domain there (refusing its password); the
+// provider is then a relying party of the upstream (authorization code,
+// PKCE S256, state and nonce), and its callback verifies the upstream ID
+// token, requires a verified address of the federation's domains, makes
+// the account on a first sign-in (without a password), and completes the
+// sign-in with amr ["fed"], after the upstream's amr when the federation
+// is trusted for MFA: only then can it pass a required second factor.
+//
 // What it serves, under the issuer's path:
 //
 //	/.well-known/openid-configuration   discovery
@@ -19,6 +31,7 @@
 //	/end_session                        RP-initiated logout
 //	/keys                               the JWKS
 //	/login, /password, /signed-out      the pages
+//	/federation/callback                where federations' providers return
 //
 // Security choices:
 //
@@ -45,6 +58,13 @@
 //     codes are sealed with the keyring, so every instance opens them.
 //   - The pages post only to themselves, under [net/http.CrossOriginProtection],
 //     put no request text in attributes, and are never cached or framed.
+//   - A federated sign-in's state is stored as a hash with its sign-in,
+//     with the PKCE verifier sealed, for 10 minutes and one use; it is
+//     also set in an HttpOnly cookie of the callback's path, so that a
+//     callback counts only in the browser that started it. Federations'
+//     client secrets are sealed with the keyring. An upstream speaks
+//     only for its own domains: an address of another domain is refused
+//     even when the upstream says it is verified.
 //   - The provider keeps no browser session: every authorization shows
 //     the login page, prompt=none is refused, and a logout (end_session)
 //     revokes the account's tokens at the client.

@@ -47,8 +47,12 @@ type Config struct {
 	Now func() time.Time
 	// Logger logs internal errors; nil means slog.Default().
 	Logger *slog.Logger
-	// Insecure allows an http issuer (development, tests on loopback).
+	// Insecure allows an http issuer (development, tests on loopback),
+	// and http issuers of federations.
 	Insecure bool
+	// HTTPClient reaches the providers of federations (discovery, keys,
+	// token, userinfo); nil means a client with a 10-second timeout.
+	HTTPClient *http.Client
 }
 
 // Client is a registered relying party: a confidential client of the
@@ -72,6 +76,7 @@ type Provider struct {
 	signing   *keyStore
 	handler   http.Handler
 	lastPurge atomic.Int64 // Unix microseconds of the clock at the last purge
+	ups       upstreams    // federations' providers, discovered
 }
 
 // New returns a provider for cfg. It makes the first signing key when
@@ -103,6 +108,9 @@ func checkConfig(cfg *Config) (*url.URL, error) {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
 	}
 	u, err := url.Parse(cfg.Issuer)
 	switch {

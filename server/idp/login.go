@@ -30,7 +30,18 @@ func (p *Provider) handleLoginPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, p.callbackURL(a.id), http.StatusSeeOther)
 		return
 	}
-	p.render(w, http.StatusOK, "login", pageData{Title: "Sign in"})
+	p.loginPage(w, r, http.StatusOK, "")
+}
+
+// loginPage writes the login form with status and the alert msg, and a
+// button per federation.
+func (p *Provider) loginPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	buttons, err := p.federationButtons(r.Context())
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	p.render(w, status, "login", pageData{Title: "Sign in", Error: msg, Federations: buttons})
 }
 
 // handleLogin handles "POST /login?authRequestID=ID": the password step
@@ -46,11 +57,14 @@ func (p *Provider) handleLogin(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if r.PostForm.Has("code") {
+	switch {
+	case r.PostForm.Has("code"):
 		p.codeStep(w, r, a)
-		return
+	case r.PostForm.Has("federation"):
+		p.federationStep(w, r, a)
+	default:
+		p.passwordStep(w, r, a)
 	}
-	p.passwordStep(w, r, a)
 }
 
 // signIn returns the sign-in the request names, or writes the page that
@@ -77,6 +91,10 @@ func (p *Provider) expired(w http.ResponseWriter) {
 // it or asks for a one-time code.
 func (p *Provider) passwordStep(w http.ResponseWriter, r *http.Request, a *authRequest) {
 	ctx, email := r.Context(), r.PostForm.Get("email")
+	if f, err := p.federationOf(ctx, email); !errors.Is(err, errNotFound) {
+		p.federatedEmail(w, r, a, f, err)
+		return
+	}
 	keys := signInKeys(r, email)
 	if !p.allowed(w, r, keys) {
 		return
@@ -176,11 +194,11 @@ func (p *Provider) failed(w http.ResponseWriter, r *http.Request, keys []throttl
 		p.internalError(w, r, err)
 		return
 	}
-	title := "Sign in"
-	if page == "code" {
-		title = "Two-step verification"
+	if page == "login" {
+		p.loginPage(w, r, http.StatusUnauthorized, msg)
+		return
 	}
-	p.render(w, http.StatusUnauthorized, page, pageData{Title: title, Error: msg})
+	p.render(w, http.StatusUnauthorized, page, pageData{Title: "Two-step verification", Error: msg})
 }
 
 // finish completes sign-in id of accountID with amr and continues to op's

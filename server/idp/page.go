@@ -38,6 +38,10 @@ type pageData struct {
 	Secret string // the enrolment page's TOTP key
 	OTPURL string
 	Ticket string // the enrolment in progress (server-made)
+	Back   string // a message page's link back to the login page
+
+	// Federations are the login page's "Sign in with" buttons.
+	Federations []federationButton
 
 	MFARequired bool
 }
@@ -111,10 +115,11 @@ func (p *Provider) routes(o http.Handler) http.Handler {
 	pg.HandleFunc("GET "+passwordPath, p.handlePasswordPage)
 	pg.HandleFunc("POST "+passwordPath, p.handlePassword)
 	pg.HandleFunc("GET "+signedOutPath, p.handleSignedOut)
+	pg.HandleFunc("GET "+federationCallbackPath, p.handleFederationCallback)
 	pg.HandleFunc("GET "+stylePath, serveStyle)
 	pages := pageHeaders(http.NewCrossOriginProtection().Handler(pg))
 	mux := http.NewServeMux()
-	for _, path := range []string{loginPath, passwordPath, signedOutPath, stylePath} {
+	for _, path := range []string{loginPath, passwordPath, signedOutPath, stylePath, federationCallbackPath} {
 		mux.Handle(path, pages)
 	}
 	mux.Handle("/", o)

@@ -42,6 +42,8 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.demo(ctx, args[1:])
 	case "user":
 		return m.user(ctx, args[1:])
+	case "federation":
+		return m.federation(ctx, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(m.Stdout, usage)
 		return nil
@@ -62,6 +64,11 @@ Commands:
                                  revoke a token at once
   user create --email EMAIL      an account of the embedded identity provider;
                                  prints a one-time link to set its password
+  federation add --name N --issuer URL --client-id ID --client-secret S --domain D[,D] [--trust-mfa]
+                                 sign in an organisation's domains through its OpenID
+                                 provider; prints its id and the redirect URI to register
+  federation list                list federations
+  federation remove ID           remove a federation
   demo                           create a demo workspace; prints a token, URLs
                                  and a dashboard sign-in
 
