@@ -2,10 +2,7 @@ package auth_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"html/template"
 	"io"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -17,13 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zitadel/oidc/v3/example/server/storage"
-	"github.com/zitadel/oidc/v3/pkg/op"
-	"golang.org/x/text/language"
-
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/auth"
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
+	"github.com/feedbackhq/feedback/server/internal/oidctest"
 	"github.com/feedbackhq/feedback/server/internal/pgtest"
 	"github.com/feedbackhq/feedback/server/postgres"
 	"github.com/feedbackhq/feedback/server/secret"
@@ -31,9 +25,8 @@ import (
 	"github.com/feedbackhq/feedback/server/storetest"
 )
 
-// The example provider's user and our registration with it.
+// Our registration with the test provider.
 const (
-	opPassword   = "verysecure"
 	clientID     = "dashboard"
 	clientSecret = "dashboard-secret"
 )
@@ -102,7 +95,7 @@ func newRig(t *testing.T, open opener, mods ...func(*auth.Config)) *rig {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.StartTLS()
 	t.Cleanup(hs.Close)
-	issuer := startProvider(t, hs.URL+"/auth/callback")
+	issuer := oidctest.Start(t, oidctest.Client{ID: clientID, Secret: clientSecret, Redirect: hs.URL + "/auth/callback"})
 	cfg := auth.Config{Issuer: issuer, ClientID: clientID, ClientSecret: clientSecret, RedirectURL: hs.URL + "/auth/callback"}
 	for _, m := range mods {
 		m(&cfg)
@@ -118,56 +111,6 @@ func (r *rig) handler(store server.Store, cfg auth.Config) http.Handler {
 	return feedbackhttp.New(feedbackhttp.Config{Store: store, Keyring: r.Keys, RateLimit: 1000, Now: r.Clock.Now,
 		OIDC: cfg, BaseURL: r.URL}).Handler()
 }
-
-// startProvider serves an OpenID provider built on zitadel/oidc's op
-// package with the example storage (its users, in memory) and a minimal
-// login page, our client registered; it returns the issuer. (The
-// example's own SetupServer writes a package-level default, which races
-// when tests start providers in parallel.)
-func startProvider(t *testing.T, redirect string) string {
-	ln, err := net.Listen("tcp", "localhost:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	issuer := "http://localhost:" + port
-	st := storage.NewStorageWithClients(storage.NewUserStore(issuer),
-		map[string]*storage.Client{clientID: storage.WebClient(clientID, clientSecret, redirect)})
-	p, err := op.NewProvider(&op.Config{CryptoKey: sha256.Sum256([]byte(t.Name())), CodeMethodS256: true,
-		AuthMethodPost: true, GrantTypeRefreshToken: true, SupportedUILocales: []language.Tag{language.English}},
-		st, op.StaticIssuer(issuer), op.WithAllowInsecure())
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/login/username", op.NewIssuerInterceptor(p.IssuerFromRequest).HandlerFunc(loginPage(st, op.AuthCallbackURL(p))))
-	mux.Handle("/", p)
-	srv := &http.Server{Handler: mux}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { srv.Close() })
-	return issuer
-}
-
-// loginPage is the provider's sign-in form: GET shows it, POST checks the
-// credentials and continues the authorization request.
-func loginPage(st *storage.Storage, callback func(context.Context, string) string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id := r.FormValue("authRequestID")
-		if r.Method == http.MethodPost {
-			id = r.FormValue("id")
-			if err := st.CheckUsernamePassword(r.FormValue("username"), r.FormValue("password"), id); err == nil {
-				http.Redirect(w, r, callback(r.Context(), id), http.StatusFound)
-				return
-			}
-		}
-		w.Header().Set("Content-Type", "text/html")
-		_ = loginForm.Execute(w, id)
-	}
-}
-
-var loginForm = template.Must(template.New("login").Parse(`<!doctype html><form method="post" action="/login/username">
-<input type="hidden" name="id" value="{{.}}"><input name="username"><input name="password" type="password">
-<button>Sign in</button></form>`))
 
 // browser is a client with a cookie jar that records every Set-Cookie.
 type browser struct {
@@ -231,7 +174,7 @@ func (r *rig) signIn(t *testing.T, b *browser, returnTo string) (int, string) {
 	}
 	host, _ := url.Parse(r.Issuer)
 	res, err = b.PostForm(r.Issuer+"/login/username", url.Values{"id": {m[1]},
-		"username": {"test-user@" + host.Hostname()}, "password": {opPassword}})
+		"username": {"test-user@" + host.Hostname()}, "password": {oidctest.Password}})
 	if err != nil {
 		t.Fatal(err)
 	}
