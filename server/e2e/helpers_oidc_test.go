@@ -2,7 +2,6 @@ package e2e_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,30 +44,6 @@ func startSignInServer(t *testing.T) *server {
 		}
 	})
 	return s
-}
-
-// startWith runs feedbackd serve, as start does, with extra flags.
-func (s *server) startWith(web string, extra ...string) {
-	s.t.Helper()
-	f, err := os.OpenFile(s.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer f.Close()
-	args := append([]string{"serve", "--addr", s.addr, "--db", s.db, "--web-dir", web, "--base-url", s.base,
-		"--log-level", "debug"}, extra...)
-	cmd := exec.Command(env.feedbackd, args...)
-	cmd.Env = append(os.Environ(), "FEEDBACK_VISITOR_LIMIT=100000", "FEEDBACK_POSTER_LIMIT=100000", "FEEDBACK_RATE_LIMIT=100000")
-	cmd.Stdout, cmd.Stderr = f, f
-	if err := cmd.Start(); err != nil {
-		s.t.Fatal(err)
-	}
-	s.cmd, s.done = cmd, make(chan struct{})
-	go func(done chan struct{}) {
-		_ = cmd.Wait()
-		close(done)
-	}(s.done)
-	s.waitReady()
 }
 
 // sessionCookies describes the dashboard's session cookies that the

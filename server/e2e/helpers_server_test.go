@@ -95,15 +95,19 @@ func (s *server) seed() {
 
 // start runs feedbackd serve with the wasm build in web and waits until
 // it answers /readyz.
-func (s *server) start(web string) {
+func (s *server) start(web string) { s.startWith(web) }
+
+// startWith is start with extra serve flags.
+func (s *server) startWith(web string, extra ...string) {
 	s.t.Helper()
 	f, err := os.OpenFile(s.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		s.t.Fatal(err)
 	}
 	defer f.Close()
-	cmd := exec.Command(env.feedbackd, "serve", "--addr", s.addr, "--db", s.db, "--web-dir", web, "--base-url", s.base,
-		"--log-level", "debug") // every request, for the log shown on a failure
+	args := append([]string{"serve", "--addr", s.addr, "--db", s.db, "--web-dir", web, "--base-url", s.base,
+		"--log-level", "debug"}, extra...) // every request, for the log shown on a failure
+	cmd := exec.Command(env.feedbackd, args...)
 	cmd.Env = append(os.Environ(), "FEEDBACK_VISITOR_LIMIT=100000", "FEEDBACK_POSTER_LIMIT=100000", "FEEDBACK_RATE_LIMIT=100000")
 	cmd.Stdout, cmd.Stderr = f, f
 	if err := cmd.Start(); err != nil {
