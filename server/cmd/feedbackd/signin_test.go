@@ -70,6 +70,21 @@ func TestEmbeddedProviderSignIn(t *testing.T) {
 		!strings.Contains(me.body, `"platform_owner":true`) {
 		t.Errorf("GET /api/v1/me after signing in: %d %s", me.status, me.body)
 	}
+
+	// The demo's account signs in with the password the demo printed.
+	out := m.run(t, "demo", "--base-url", base)
+	pw := regexp.MustCompile(`password: (\S+)`).FindStringSubmatch(out)
+	if pw == nil || !strings.Contains(out, base+"/w/demo/") {
+		t.Fatalf("demo printed no dashboard sign-in:\n%s", out)
+	}
+	jar, _ = cookiejar.New(nil)
+	c = &http.Client{Jar: localhostJar{jar}}
+	login = fetch(t, c, base+"/auth/login?return_to=/w/demo/")
+	back = send(t, c, login.url, url.Values{"email": {"admin@demo.example"}, "password": {pw[1]}})
+	if me := fetch(t, c, base+"/api/v1/me"); back.status != http.StatusOK || me.status != http.StatusOK ||
+		!strings.Contains(me.body, `"email":"admin@demo.example"`) { // owner when it is the first to sign in
+		t.Errorf("the demo account's sign-in: callback %d, /me %d %s", back.status, me.status, me.body)
+	}
 }
 
 type answer struct {
