@@ -123,14 +123,17 @@ func TestSignOut(t *testing.T) {
 		other := r.handler(open(t, r.Clock.Now), auth.Config{})
 		req, _ := http.NewRequest("POST", r.URL+"/auth/logout", nil)
 		req.Header.Set("Origin", r.URL)
+		req.Header.Set("Referer", r.URL+"/w/acme/settings")
 		b.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 		res, err := b.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		res.Body.Close()
-		if res.StatusCode != http.StatusSeeOther || b.lastSet(auth.AccessCookie).MaxAge >= 0 {
-			t.Errorf("sign-out answered %d and did not clear the cookies", res.StatusCode)
+		if res.StatusCode != http.StatusSeeOther || b.lastSet(auth.AccessCookie).MaxAge >= 0 ||
+			res.Header.Get("Location") != "/w/acme/settings" {
+			t.Errorf("sign-out answered %d to %q and did not clear the cookies, or did not return to the page",
+				res.StatusCode, res.Header.Get("Location"))
 		}
 		for name, h := range map[string]http.Handler{"this instance": nil, "another instance": other} {
 			req, _ := http.NewRequest("GET", r.URL+"/api/v1/me", nil)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -111,7 +112,8 @@ func (s *Server) refuseSignIn(w http.ResponseWriter, r *http.Request, err error)
 
 // handleSignOut handles "POST /auth/logout": it revokes the session at
 // once, and the provider's refresh token (RFC 7009) when the provider
-// supports it, clears the cookies and returns to the start page.
+// supports it, clears the cookies and returns to the page the form was
+// on (the workspace, now offering Sign in), or the start page.
 func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request) {
 	if err := s.cop.Check(r); err != nil {
 		s.signInPage(w, http.StatusForbidden, "Sign out from the dashboard itself.", "/")
@@ -128,7 +130,17 @@ func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request) {
 		s.audit(r, nil, feedback.AuditSignOut, "session:"+ses.ID, nil)
 	}
 	s.sessions.Clear(w)
-	http.Redirect(w, r, "/", http.StatusSeeOther)
+	http.Redirect(w, r, backTo(r), http.StatusSeeOther)
+}
+
+// backTo returns the page a form was posted from, when it is one of
+// this site's pages that a sign-in may return to, and "/" otherwise.
+func backTo(r *http.Request) string {
+	ref, err := url.Parse(r.Referer())
+	if err != nil || ref.Host != r.Host {
+		return "/"
+	}
+	return safeReturn(ref.Path)
 }
 
 // revokeAtProvider revokes the session's provider refresh token.
