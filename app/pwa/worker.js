@@ -5,7 +5,7 @@
 // sign-in, the kiosk device endpoints or any non-GET request.
 const cacheName = "app-{{.Version}}";
 const resourcesToCache = {{.ResourcesToCache}};
-const NETWORK_ONLY = [/^\/api\//, /^\/ws$/, /^\/auth\//, /^\/kiosk\//, /^\/healthz$/, /^\/readyz$/];
+const NETWORK_ONLY = [/^\/api\//, /^\/ws$/, /^\/auth\//, /^\/idp\//, /^\/kiosk\//, /^\/healthz$/, /^\/readyz$/];
 const NAVIGATION_TIMEOUT = 4000;
 
 self.addEventListener("install", (event) => {
