@@ -21,6 +21,17 @@
 // sign-in with amr ["fed"], after the upstream's amr when the federation
 // is trusted for MFA: only then can it pass a required second factor.
 //
+// A federation may instead be an organisation's SAML 2.0 IdP
+// ([Provider.AddSAMLFederation], migration 00008, kind "saml"), given by
+// its metadata. The provider is then its service provider (entity ID and
+// metadata at /saml/metadata): it sends an AuthnRequest (HTTP-Redirect
+// binding) and verifies, with github.com/russellhaering/gosaml2, the
+// signed response that the IdP posts to /saml/acs: the signature against
+// the metadata's certificates, issuer, destination, InResponseTo, audience
+// and validity (2 minutes' skew). The email comes from an emailAddress
+// NameID or a mail/email attribute; a trusted IdP's AuthnContextClassRef
+// of a second factor (e.g. TimeSyncToken) adds amr "mfa".
+//
 // What it serves, under the issuer's path:
 //
 //	/.well-known/openid-configuration   discovery
@@ -32,6 +43,7 @@
 //	/keys                               the JWKS
 //	/login, /password, /signed-out      the pages
 //	/federation/callback                where federations' providers return
+//	/saml/metadata, /saml/acs           the SAML service provider
 //
 // Security choices:
 //
@@ -65,6 +77,12 @@
 //     client secrets are sealed with the keyring. An upstream speaks
 //     only for its own domains: an address of another domain is refused
 //     even when the upstream says it is verified.
+//   - A SAML sign-in's RelayState is stored as a hash with its sign-in
+//     and the AuthnRequest's ID, for 10 minutes and one use, and set in an
+//     HttpOnly cookie of the ACS's path (SameSite=None over https, as the
+//     IdP posts from its own site); the ACS is outside the cross-origin
+//     protection of the pages. Each accepted assertion's ID is kept until
+//     it expires, so that an assertion counts once.
 //   - The provider keeps no browser session: every authorization shows
 //     the login page, prompt=none is refused, and a logout (end_session)
 //     revokes the account's tokens at the client.

@@ -33,6 +33,10 @@ type Federation struct {
 	// second factor there counts here; otherwise a federated sign-in has
 	// amr ["fed"] only, and cannot pass a required second factor.
 	TrustUpstreamMFA bool
+	// SAML reports whether the federation is a SAML 2.0 IdP, added by
+	// [Provider.AddSAMLFederation]: Issuer is then its entity ID, and
+	// ClientID empty.
+	SAML bool
 	// CreatedAt is when it was added.
 	CreatedAt time.Time
 }
@@ -166,7 +170,7 @@ func (p *Provider) oneFederation(ctx context.Context, where string, args ...any)
 // secrets.
 func (p *Provider) queryFederations(ctx context.Context, where string, args ...any) ([]Federation, error) {
 	rows, err := p.cfg.DB.Query(ctx, `SELECT f.id, f.name, f.issuer, f.client_id, f.client_secret,
-		f.trust_upstream_mfa, f.created_at, d.domain
+		f.trust_upstream_mfa, f.created_at, f.kind, d.domain
 		FROM idp_federations f JOIN idp_federation_domains d ON d.federation_id = f.id `+where+`
 		ORDER BY f.created_at, f.id, d.domain`, args...)
 	if err != nil {
@@ -177,11 +181,12 @@ func (p *Provider) queryFederations(ctx context.Context, where string, args ...a
 	for rows.Next() {
 		var f Federation
 		var sealed []byte
-		var domain string
+		var kind, domain string
 		if err := rows.Scan(&f.ID, &f.Name, &f.Issuer, &f.ClientID, &sealed, &f.TrustUpstreamMFA, at(&f.CreatedAt),
-			&domain); err != nil {
+			&kind, &domain); err != nil {
 			return nil, err
 		}
+		f.SAML = kind == "saml"
 		if n := len(fs); n > 0 && fs[n-1].ID == f.ID {
 			fs[n-1].Domains = append(fs[n-1].Domains, domain)
 			continue

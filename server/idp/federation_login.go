@@ -37,6 +37,9 @@ type federationState struct {
 // sign-in, and set in a cookie that only the callback reads: a callback
 // counts only in the browser that started it.
 func (p *Provider) startFederation(w http.ResponseWriter, r *http.Request, a *authRequest, f *Federation, loginHint string) {
+	if p.samlStarted(w, r, a, f) {
+		return
+	}
 	ctx := r.Context()
 	up, err := p.upstream(ctx, f)
 	if err != nil {

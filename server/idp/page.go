@@ -122,6 +122,10 @@ func (p *Provider) routes(o http.Handler) http.Handler {
 	for _, path := range []string{loginPath, passwordPath, signedOutPath, stylePath, federationCallbackPath} {
 		mux.Handle(path, pages)
 	}
+	mux.Handle("GET "+samlMetadataPath, http.HandlerFunc(p.handleSAMLMetadata))
+	// The IdP posts to the ACS from its own site: no cross-origin
+	// protection there, the RelayState and its cookie bind the response.
+	mux.Handle("POST "+samlACSPath, pageHeaders(http.HandlerFunc(p.handleSAMLACS)))
 	mux.Handle("/", o)
 	return http.StripPrefix(p.prefix, mux)
 }

@@ -20,6 +20,8 @@ var purges = []struct {
 	{`DELETE FROM idp_password_links WHERE expires_at <= $1 AND (enrol_expires_at IS NULL OR enrol_expires_at <= $1)`, 0},
 	{`DELETE FROM idp_throttle WHERE quiet_after <= $1`, 0},
 	{`DELETE FROM idp_federation_states WHERE expires_at <= $1`, 0},
+	{`DELETE FROM idp_saml_requests WHERE expires_at <= $1`, 0},
+	{`DELETE FROM idp_saml_assertions WHERE expires_at <= $1`, 0},
 	// A key leaves the JWKS keyPublishFor after its successor started.
 	{`DELETE FROM idp_signing_keys WHERE generation IN (SELECT o.generation FROM idp_signing_keys o
 		JOIN idp_signing_keys n ON n.generation = o.generation + 1 WHERE n.created_at <= $1)`, keyPublishFor},

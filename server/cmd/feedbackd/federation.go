@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,6 +18,8 @@ import (
 
 const federationUsage = `usage:
   feedbackd federation add --name NAME --issuer URL --client-id ID --client-secret SECRET
+                           --domain example.com[,other.org] [--trust-mfa]
+  feedbackd federation add --name NAME (--saml-metadata FILE | --saml-metadata-url URL)
                            --domain example.com[,other.org] [--trust-mfa]
   feedbackd federation list
   feedbackd federation remove ID`
@@ -78,6 +81,10 @@ func (m *Main) federationAdd(ctx context.Context, args []string) error {
 	fs.StringVar(&domains, "domain", "", "comma-separated email domains it signs in, e.g. example.com (required)")
 	fs.BoolVar(&fed.TrustUpstreamMFA, "trust-mfa", false,
 		"take amr from the provider's ID tokens, so that its second factor counts for required MFA")
+	var saml idp.SAMLFederation
+	var metadataFile string
+	fs.StringVar(&metadataFile, "saml-metadata", "", "a SAML 2.0 IdP instead: the file of its metadata XML")
+	fs.StringVar(&saml.MetadataURL, "saml-metadata-url", "", "a SAML 2.0 IdP instead: the https URL of its metadata")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -89,6 +96,10 @@ func (m *Main) federationAdd(ctx context.Context, args []string) error {
 			fed.Domains = append(fed.Domains, d)
 		}
 	}
+	if metadataFile != "" || saml.MetadataURL != "" {
+		saml.Name, saml.Domains, saml.TrustUpstreamMFA = fed.Name, fed.Domains, fed.TrustUpstreamMFA
+		return m.addSAML(ctx, flags, saml, metadataFile)
+	}
 	return m.withProvider(ctx, flags, func(p *idp.Provider) error {
 		id, err := p.AddFederation(ctx, fed)
 		if err != nil {
@@ -96,6 +107,28 @@ func (m *Main) federationAdd(ctx context.Context, args []string) error {
 		}
 		fmt.Fprintln(m.Stdout, id)
 		fmt.Fprintln(m.Stdout, "redirect URI to register at the provider:", p.FederationRedirectURI())
+		return nil
+	})
+}
+
+// addSAML adds a SAML 2.0 federation and prints its id and what to give
+// the IdP: our SP metadata (also our entity ID) and ACS.
+func (m *Main) addSAML(ctx context.Context, flags *federationFlags, saml idp.SAMLFederation, metadataFile string) error {
+	if metadataFile != "" {
+		b, err := os.ReadFile(metadataFile)
+		if err != nil {
+			return fmt.Errorf("federation add: %w", err)
+		}
+		saml.MetadataXML = string(b)
+	}
+	return m.withProvider(ctx, flags, func(p *idp.Provider) error {
+		id, err := p.AddSAMLFederation(ctx, saml)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(m.Stdout, id)
+		fmt.Fprintln(m.Stdout, "SP entity ID and metadata to give the IdP:", p.SAMLMetadataURL())
+		fmt.Fprintln(m.Stdout, "assertion consumer service (HTTP-POST):", p.SAMLACSURL())
 		return nil
 	})
 }
@@ -115,9 +148,13 @@ func (m *Main) federationList(ctx context.Context, args []string) error {
 			return err
 		}
 		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tNAME\tISSUER\tCLIENT ID\tDOMAINS\tTRUST MFA\tCREATED")
+		fmt.Fprintln(tw, "ID\tKIND\tNAME\tISSUER\tCLIENT ID\tDOMAINS\tTRUST MFA\tCREATED")
 		for _, f := range feds {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%t\t%s\n", f.ID, f.Name, f.Issuer, f.ClientID,
+			kind := "oidc"
+			if f.SAML {
+				kind = "saml"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%t\t%s\n", f.ID, kind, f.Name, f.Issuer, f.ClientID,
 				strings.Join(f.Domains, ","), f.TrustUpstreamMFA, f.CreatedAt.Format(time.RFC3339))
 		}
 		return tw.Flush()
