@@ -60,21 +60,38 @@ func (p *Provider) AddFederation(ctx context.Context, f Federation) (id string, 
 	}
 	now := p.now()
 	id = feedback.NewIDAt(now)
-	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
+	return id, p.insertFederation(ctx, federationRow{id: id, name: f.Name, issuer: f.Issuer, clientID: f.ClientID,
+		secret: []byte(f.ClientSecret), trust: f.TrustUpstreamMFA, kind: "oidc", domains: f.Domains}, now)
+}
+
+// federationRow is a federation as idp_federations stores it.
+type federationRow struct {
+	id, name, issuer, clientID string
+	secret                     []byte // sealed here with the federation's AAD
+	trust                      bool
+	kind, samlMetadata         string
+	domains                    []string
+}
+
+// insertFederation stores a federation with its domains, in one
+// transaction; a domain of another federation is feedback.EConflict.
+func (p *Provider) insertFederation(ctx context.Context, r federationRow, now time.Time) error {
+	err := p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
 		_, err := tx.Exec(ctx, `INSERT INTO idp_federations (id, name, issuer, client_id, client_secret,
-			trust_upstream_mfa, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, f.Name, f.Issuer, f.ClientID,
-			p.cfg.Keys.Seal([]byte(f.ClientSecret), federationAAD(id)), f.TrustUpstreamMFA, now)
-		for _, d := range f.Domains {
+			trust_upstream_mfa, created_at, kind, saml_metadata) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			r.id, r.name, r.issuer, r.clientID, p.cfg.Keys.Seal(r.secret, federationAAD(r.id)), r.trust, now,
+			r.kind, r.samlMetadata)
+		for _, d := range r.domains {
 			if err == nil {
-				_, err = tx.Exec(ctx, `INSERT INTO idp_federation_domains (domain, federation_id) VALUES ($1, $2)`, d, id)
+				_, err = tx.Exec(ctx, `INSERT INTO idp_federation_domains (domain, federation_id) VALUES ($1, $2)`, d, r.id)
 			}
 		}
 		return err
 	})
 	if errors.Is(err, sqlstore.ErrUnique) {
-		return "", feedback.Errorf(feedback.EConflict, "A domain of this federation belongs to another one already.")
+		return feedback.Errorf(feedback.EConflict, "A domain of this federation belongs to another one already.")
 	}
-	return id, err
+	return err
 }
 
 // checkFederation normalises f and returns an EValidation error for the

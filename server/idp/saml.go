@@ -5,7 +5,6 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,7 +15,6 @@ import (
 	"github.com/russellhaering/gosaml2/types"
 	dsig "github.com/russellhaering/goxmldsig"
 
-	"github.com/feedbackhq/feedback/server/sqlstore"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -118,21 +116,8 @@ func (p *Provider) AddSAMLFederation(ctx context.Context, f SAMLFederation) (id 
 	}
 	now := p.now()
 	id = feedback.NewIDAt(now)
-	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		_, err := tx.Exec(ctx, `INSERT INTO idp_federations (id, name, issuer, client_id, client_secret,
-			trust_upstream_mfa, created_at, kind, saml_metadata) VALUES ($1, $2, $3, '', $4, $5, $6, 'saml', $7)`,
-			id, c.Name, idp.entityID, p.cfg.Keys.Seal(nil, federationAAD(id)), f.TrustUpstreamMFA, now, f.MetadataXML)
-		for _, d := range c.Domains {
-			if err == nil {
-				_, err = tx.Exec(ctx, `INSERT INTO idp_federation_domains (domain, federation_id) VALUES ($1, $2)`, d, id)
-			}
-		}
-		return err
-	})
-	if errors.Is(err, sqlstore.ErrUnique) {
-		return "", feedback.Errorf(feedback.EConflict, "A domain of this federation belongs to another one already.")
-	}
-	return id, err
+	return id, p.insertFederation(ctx, federationRow{id: id, name: c.Name, issuer: idp.entityID,
+		trust: f.TrustUpstreamMFA, kind: "saml", samlMetadata: f.MetadataXML, domains: c.Domains}, now)
 }
 
 // fetchSAMLMetadata returns the metadata at rawURL, an https URL (or http
