@@ -11,7 +11,10 @@ import (
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
+// registerAccountRoutes registers the endpoints of the signed-in user
+// and of Global Settings, which API tokens cannot use.
 func (s *Server) registerAccountRoutes(r chi.Router) {
+	r = r.With(s.sessionOnly)
 	r.Get("/me", s.handle(s.handleMe))
 	r.Get("/sessions", s.handle(s.handleSessions))
 	r.Delete("/sessions/{id}", s.handle(s.handleRevokeSession))
@@ -24,10 +27,7 @@ func (s *Server) registerAccountRoutes(r chi.Router) {
 
 // handleMe handles "GET /me": the signed-in user and their workspaces.
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) error {
-	p, err := requireSession(r)
-	if err != nil {
-		return err
-	}
+	p := principalOf(r.Context())
 	if err := noQuery(r); err != nil {
 		return err
 	}
@@ -46,10 +46,7 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) error {
 // handleSessions handles "GET /sessions": the user's live sessions,
 // the request's own marked current.
 func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) error {
-	p, err := requireSession(r)
-	if err != nil {
-		return err
-	}
+	p := principalOf(r.Context())
 	if err := noQuery(r); err != nil {
 		return err
 	}
@@ -79,10 +76,7 @@ func sessionView(s server.Session, current string) feedback.Session {
 // at once, on every instance (each request reads it from the store).
 // Revoking the current one also clears its cookies.
 func (s *Server) handleRevokeSession(w http.ResponseWriter, r *http.Request) error {
-	p, err := requireSession(r)
-	if err != nil {
-		return err
-	}
+	p := principalOf(r.Context())
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
@@ -100,12 +94,6 @@ func (s *Server) handleRevokeSession(w http.ResponseWriter, r *http.Request) err
 
 // handleAuditLog handles "GET /audit-log" (owners only).
 func (s *Server) handleAuditLog(w http.ResponseWriter, r *http.Request) error {
-	if _, err := requireSession(r); err != nil {
-		return err
-	}
-	if err := allowed(principalOf(r.Context()).Role, r); err != nil {
-		return err
-	}
 	params, err := listParams(r, feedback.ParamFrom, feedback.ParamTo)
 	if err != nil {
 		return err
@@ -119,9 +107,6 @@ func (s *Server) handleAuditLog(w http.ResponseWriter, r *http.Request) error {
 
 // handleTokens handles "GET /tokens": the workspace's API tokens.
 func (s *Server) handleTokens(w http.ResponseWriter, r *http.Request) error {
-	if _, err := requireSession(r); err != nil {
-		return err
-	}
 	if err := noQuery(r); err != nil {
 		return err
 	}
@@ -158,9 +143,6 @@ type NewAPIToken struct {
 
 // handleTokenCreate handles "POST /tokens" {name}.
 func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request) error {
-	if _, err := requireSession(r); err != nil {
-		return err
-	}
 	var in struct {
 		Name string `json:"name"`
 	}
@@ -184,9 +166,6 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request) error
 // handleTokenRevoke handles "DELETE /tokens/{id}": effective on the
 // token's next request, on every instance.
 func (s *Server) handleTokenRevoke(w http.ResponseWriter, r *http.Request) error {
-	if _, err := requireSession(r); err != nil {
-		return err
-	}
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err

@@ -55,7 +55,7 @@ func (s *Server) sessionPrincipal(w http.ResponseWriter, r *http.Request) (*prin
 		if user.PlatformOwner {
 			p.Role = feedback.RoleOwner
 		}
-		return p, nil
+		return p, allowed(p.Role, r)
 	}
 	m, err := s.chooseWorkspace(r, user)
 	if err != nil {
@@ -129,12 +129,14 @@ func allowed(role string, r *http.Request) error {
 	return nil
 }
 
-// requireSession refuses requests that are not made with a dashboard
-// session (API tokens cannot manage sessions or tokens).
-func requireSession(r *http.Request) (*principal, error) {
-	p := principalOf(r.Context())
-	if p == nil || p.SessionID == "" {
-		return nil, feedback.Errorf(feedback.EForbidden, "This endpoint needs a dashboard session; API tokens cannot use it.")
-	}
-	return p, nil
+// sessionOnly refuses requests that are not made with a dashboard
+// session: API tokens cannot manage sessions, tokens or members.
+func (s *Server) sessionOnly(next http.Handler) http.Handler {
+	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		if p := principalOf(r.Context()); p == nil || p.SessionID == "" {
+			return feedback.Errorf(feedback.EForbidden, "This endpoint needs a dashboard session; API tokens cannot use it.")
+		}
+		next.ServeHTTP(w, r)
+		return nil
+	})
 }

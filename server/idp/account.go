@@ -22,7 +22,7 @@ const accountColumns = `id, email, password_hash, totp_secret`
 
 func scanAccount(row sqlstore.Row) (*account, error) {
 	a := &account{}
-	if err := row.Scan(&a.id, &a.email, optString{&a.passwordHash}, &a.totpSecret); err != nil {
+	if err := row.Scan(&a.id, &a.email, sqlstore.OptString{S: &a.passwordHash}, &a.totpSecret); err != nil {
 		return nil, orNotFound(err)
 	}
 	return a, nil

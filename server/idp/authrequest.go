@@ -60,7 +60,7 @@ func scanAuthRequest(row sqlstore.Row) (*authRequest, error) {
 	a := &authRequest{}
 	var scopes, amr, responseType, responseMode string
 	err := row.Scan(&a.id, &a.clientID, &a.redirectURI, &scopes, &a.state, &a.nonce, &responseType,
-		&responseMode, &a.challenge, &a.challengeMethod, optString{&a.accountID}, atOpt(&a.passwordAt),
+		&responseMode, &a.challenge, &a.challengeMethod, sqlstore.OptString{S: &a.accountID}, atOpt(&a.passwordAt),
 		atOpt(&a.authTime), &amr)
 	if err != nil {
 		return nil, orNotFound(err)

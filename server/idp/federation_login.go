@@ -51,9 +51,7 @@ func (p *Provider) startFederation(w http.ResponseWriter, r *http.Request, a *au
 		p.internalError(w, r, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: stateCookie(state), Value: state, Path: p.prefix + federationCallbackPath,
-		MaxAge: int(federationTTL / time.Second), HttpOnly: true, Secure: strings.HasPrefix(p.cfg.Issuer, "https:"),
-		SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, p.stateCookie(state, int(federationTTL/time.Second)))
 	opts := []oauth2.AuthCodeOption{oidc.Nonce(nonce), oauth2.S256ChallengeOption(verifier)}
 	if loginHint != "" {
 		opts = append(opts, oauth2.SetAuthURLParam("login_hint", loginHint))
@@ -61,10 +59,14 @@ func (p *Provider) startFederation(w http.ResponseWriter, r *http.Request, a *au
 	http.Redirect(w, r, up.oauth.AuthCodeURL(state, opts...), http.StatusSeeOther)
 }
 
-// stateCookie names the cookie of a state, so that sign-ins in several
-// tabs do not overwrite each other's.
-func stateCookie(state string) string {
-	return "idp_federation_" + hex.EncodeToString(secret.Hash(state)[:6])
+// stateCookie is the cookie that binds state to the browser for maxAge
+// seconds (-1 deletes it), named after the state so that sign-ins in
+// several tabs do not overwrite each other's; Lax, as the upstream's
+// redirect back is a top-level navigation.
+func (p *Provider) stateCookie(state string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: "idp_federation_" + hex.EncodeToString(secret.Hash(state)[:6]), Value: state,
+		Path: p.prefix + federationCallbackPath, MaxAge: maxAge, HttpOnly: true,
+		Secure: strings.HasPrefix(p.cfg.Issuer, "https:"), SameSite: http.SameSiteLaxMode}
 }
 
 // storeFederationState records st under the hash of state.
@@ -144,23 +146,30 @@ func (p *Provider) handleFederationCallback(w http.ResponseWriter, r *http.Reque
 // holds its cookie, or writes the page that says it has expired. The
 // cookie is deleted either way.
 func (p *Provider) callbackState(w http.ResponseWriter, r *http.Request, state string) (*federationState, bool) {
-	c, err := r.Cookie(stateCookie(state))
+	return takeBound(p, w, r, state, p.stateCookie(state, -1), p.takeFederationState)
+}
+
+// takeBound checks that the browser holds the cookie that binds value to
+// it (deleting it with gone), then takes what value names with take; it
+// writes the page that says the sign-in expired when either fails.
+func takeBound[T any](p *Provider, w http.ResponseWriter, r *http.Request, value string, gone *http.Cookie,
+	take func(context.Context, string) (*T, error)) (*T, bool) {
+	c, err := r.Cookie(gone.Name)
 	if err == nil {
-		http.SetCookie(w, &http.Cookie{Name: c.Name, Path: p.prefix + federationCallbackPath, MaxAge: -1,
-			HttpOnly: true, Secure: strings.HasPrefix(p.cfg.Issuer, "https:"), SameSite: http.SameSiteLaxMode})
+		http.SetCookie(w, gone)
 	}
-	if state == "" || err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(state)) != 1 {
+	if value == "" || err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(value)) != 1 {
 		p.expired(w)
 		return nil, false
 	}
-	st, err := p.takeFederationState(r.Context(), state)
+	v, err := take(r.Context(), value)
 	switch {
 	case errors.Is(err, errNotFound):
 		p.expired(w)
 	case err != nil:
 		p.internalError(w, r, err)
 	}
-	return st, err == nil
+	return v, err == nil
 }
 
 // finishFederated completes sign-in a of the account of id, which it

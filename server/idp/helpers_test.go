@@ -21,6 +21,7 @@ import (
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/sqlite"
 	"github.com/feedbackhq/feedback/server/sqlstore"
+	"github.com/feedbackhq/feedback/server/storetest"
 )
 
 func TestMain(m *testing.M) {
@@ -99,33 +100,12 @@ func postgresDB(t *testing.T) *database {
 	return d
 }
 
-// clock is the providers' clock, which tests move forward. It starts at
-// the real time, which op uses for the times inside tokens.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *clock { return &clock{t: time.Now()} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // env is a test server on 127.0.0.1 that serves one or more providers
 // (instances on one database) under /idp/, and the dashboard's callback.
 type env struct {
 	t      *testing.T
 	db     *database
-	clock  *clock
+	clock  *storetest.Clock
 	keys   *secret.Keyring
 	log    *errorLog
 	srv    *httptest.Server
@@ -144,7 +124,7 @@ func newEnv(t *testing.T, db *database, n int) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, db: db, clock: newClock(), keys: keys, log: &errorLog{}}
+	e := &env{t: t, db: db, clock: storetest.NewClock(time.Now()), keys: keys, log: &errorLog{}}
 	t.Cleanup(func() {
 		if s := e.log.String(); s != "" {
 			t.Errorf("the providers logged errors:\n%s", s)

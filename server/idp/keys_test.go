@@ -85,7 +85,7 @@ func TestKeyRotation(t *testing.T) {
 			t.Fatalf("JWKS %v, token kid %s: want the one key", first, kid(t, old.raw))
 		}
 
-		e.clock.Advance(31 * day)
+		e.clock.Add(31 * day)
 		both := e.jwks()
 		if len(both) != 2 || both[1] != first[0] {
 			t.Fatalf("JWKS after 31 days: %v, want a new key then %s", both, first[0])
@@ -94,12 +94,12 @@ func TestKeyRotation(t *testing.T) {
 		if kid(t, s.raw) != both[0] {
 			t.Errorf("a new token is signed with %s, want the new key %s", kid(t, s.raw), both[0])
 		}
-		e.clock.Advance(7*day - time.Minute)
+		e.clock.Add(7*day - time.Minute)
 		if !e.verifies(old.raw) || !e.verifies(s.raw) {
 			t.Error("the old or the new token does not verify within 7 days of the rotation")
 		}
 
-		e.clock.Advance(2 * time.Minute)
+		e.clock.Add(2 * time.Minute)
 		if got := e.jwks(); !slices.Equal(got, both[:1]) {
 			t.Errorf("JWKS 7 days after the rotation: %v, want %v", got, both[:1])
 		}
@@ -122,7 +122,7 @@ func TestInstancesRotateOnce(t *testing.T) {
 		if got := e.jwks(); len(got) != 1 {
 			t.Fatalf("four instances started at once publish %v, want one key", got)
 		}
-		e.clock.Advance(31 * day)
+		e.clock.Add(31 * day)
 		sets := make([][]string, len(ps))
 		e.concurrently(len(ps), func(i int) error {
 			rec := httptest.NewRecorder()

@@ -2,7 +2,6 @@ package idp
 
 import (
 	"context"
-	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -111,22 +110,7 @@ func (p *Provider) takeSAMLRequest(ctx context.Context, relay string) (_ *samlRe
 // its cookie, or writes the page that says it has expired. The cookie is
 // deleted either way.
 func (p *Provider) relayRequest(w http.ResponseWriter, r *http.Request, relay string) (*samlRequest, bool) {
-	c, err := r.Cookie(p.relayCookie(relay, 0).Name)
-	if err == nil {
-		http.SetCookie(w, p.relayCookie(relay, -1))
-	}
-	if relay == "" || err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(relay)) != 1 {
-		p.expired(w)
-		return nil, false
-	}
-	st, err := p.takeSAMLRequest(r.Context(), relay)
-	switch {
-	case errors.Is(err, errNotFound):
-		p.expired(w)
-	case err != nil:
-		p.internalError(w, r, err)
-	}
-	return st, err == nil
+	return takeBound(p, w, r, relay, p.relayCookie(relay, -1), p.takeSAMLRequest)
 }
 
 // handleSAMLACS handles "POST /saml/acs" (SAMLResponse, RelayState): an

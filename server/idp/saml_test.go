@@ -268,7 +268,7 @@ func TestSAMLRefusals(t *testing.T) {
 				a.Conditions.NotOnOrAfter = time.Now().Add(-10 * time.Minute)
 			}, status: http.StatusBadGateway},
 			{name: "OtherDomain", email: "ann@other.org", status: http.StatusBadGateway},
-			{name: "ExpiredRelayState", before: func() { e.clock.Advance(11 * time.Minute) }, status: http.StatusBadRequest},
+			{name: "ExpiredRelayState", before: func() { e.clock.Add(11 * time.Minute) }, status: http.StatusBadRequest},
 		} {
 			email := c.email
 			if email == "" {

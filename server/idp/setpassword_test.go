@@ -78,10 +78,10 @@ func TestSetPasswordLinkExpiry(t *testing.T) {
 		first := e.newLink(email)
 		second := e.newLink(email) // replaces the first
 		wantPage(t, "a replaced link", get(t, c, first), http.StatusGone, "expired or was used")
-		e.clock.Advance(7*24*time.Hour - time.Second)
+		e.clock.Add(7*24*time.Hour - time.Second)
 		form := get(t, c, second)
 		wantPage(t, "a link almost 7 days old", form, http.StatusOK, "Set your password")
-		e.clock.Advance(2 * time.Second)
+		e.clock.Add(2 * time.Second)
 		wantPage(t, "a link 7 days old", get(t, c, second), http.StatusGone, "expired or was used")
 		p := submitForm(t, c, form, map[string]string{"password": password, "confirm": password})
 		wantPage(t, "its form", p, http.StatusGone, "expired or was used")
@@ -109,7 +109,7 @@ func TestSetPasswordLinkEnrolsTOTP(t *testing.T) {
 		p = submitForm(t, c, p, map[string]string{"code": e.totpCode(m[1])})
 		wantPage(t, "the right code", p, http.StatusOK, "Two-step verification is on")
 
-		e.clock.Advance(30 * time.Second)
+		e.clock.Add(30 * time.Second)
 		f := e.start(e.rp())
 		f.password(email, password)
 		f.code(e.totpCode(m[1]))

@@ -77,31 +77,5 @@ type scanFunc func(src any) error
 // Scan implements sql.Scanner.
 func (f scanFunc) Scan(src any) error { return f(src) }
 
-// optString scans a nullable text or uuid column, "" for NULL.
-type optString struct{ s *string }
-
-// Scan implements sql.Scanner.
-func (d optString) Scan(src any) error {
-	switch v := src.(type) {
-	case nil:
-		*d.s = ""
-	case string:
-		*d.s = v
-	case []byte:
-		*d.s = string(v)
-	default:
-		return fmt.Errorf("idp: cannot scan %T as a string", src)
-	}
-	return nil
-}
-
-// null returns nil (SQL NULL) for "", and s otherwise.
-func null(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
 // words splits a space-separated column.
 func words(s string) []string { return strings.Fields(s) }

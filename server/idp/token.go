@@ -106,7 +106,7 @@ func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, r op.TokenRe
 func insertAccess(ctx context.Context, c sqlstore.Conn, id, refreshID string, g grant, now time.Time) error {
 	_, err := c.Exec(ctx, `INSERT INTO idp_access_tokens (id, client_id, account_id, auth_request_id, refresh_token_id,
 		scopes, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		id, g.clientID, g.accountID, g.authRequestID, null(refreshID), strings.Join(g.scopes, " "), now, now.Add(accessTokenTTL))
+		id, g.clientID, g.accountID, g.authRequestID, sqlstore.Null(refreshID), strings.Join(g.scopes, " "), now, now.Add(accessTokenTTL))
 	return err
 }
 

@@ -69,7 +69,7 @@ func TestCodeSingleUse(t *testing.T) {
 		t.Run("ErrExpired", func(t *testing.T) {
 			f := e.start(r)
 			f.password(email, password)
-			e.clock.Advance(6 * time.Minute)
+			e.clock.Add(6 * time.Minute)
 			_, err := f.exchange()
 			wantInvalidGrant(t, "a code 6 minutes old", err)
 		})

@@ -74,17 +74,17 @@ func TestSignInTOTP(t *testing.T) {
 			if p := f.code(code); p.status != http.StatusUnauthorized {
 				t.Errorf("the same code again: %d %s", p.status, p.body)
 			}
-			e.clock.Advance(30 * time.Second)
+			e.clock.Add(30 * time.Second)
 			f.code(e.totpCode(secret))
 			if s := f.mustExchange(); !slices.Equal(s.claims.AMR, []string{"pwd", "otp"}) {
 				t.Errorf("amr %v, want [pwd otp]", s.claims.AMR)
 			}
 		})
 		t.Run("ErrPasswordStepTooOld", func(t *testing.T) {
-			e.clock.Advance(30 * time.Second)
+			e.clock.Add(30 * time.Second)
 			f := e.start(r)
 			f.password(email, password)
-			e.clock.Advance(6 * time.Minute)
+			e.clock.Add(6 * time.Minute)
 			if p := f.code(e.totpCode(secret)); p.status != http.StatusBadRequest {
 				t.Errorf("a code 6 minutes after the password: %d %s", p.status, p.body)
 			}
@@ -149,7 +149,7 @@ func TestThrottleCodes(t *testing.T) {
 			}
 		}
 		wantThrottled(t, e.start(r).password(email, password), "15 minutes")
-		e.clock.Advance(15 * time.Minute)
+		e.clock.Add(15 * time.Minute)
 		f := e.start(r)
 		f.password(email, password)
 		f.code(e.totpCode(secret))

@@ -75,7 +75,7 @@ func (d nullString) Scan(src any) error {
 		return nil
 	}
 	var v string
-	if err := (optString{&v}).Scan(src); err != nil {
+	if err := (OptString{&v}).Scan(src); err != nil {
 		return err
 	}
 	*d.p = &v

@@ -31,7 +31,7 @@ func (s *Store) AddHygiene(ctx context.Context, workspaceID string, h *feedback.
 		insert: `INSERT INTO hygiene_submissions (workspace_id, ` + hygieneColumns + `, body_hash)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 			ON CONFLICT (workspace_id, id) DO NOTHING`,
-		args: []any{workspaceID, h.ID, h.LocationID, null(h.PosterID), h.Rating, tags, h.Comment, h.Language,
+		args: []any{workspaceID, h.ID, h.LocationID, Null(h.PosterID), h.Rating, tags, h.Comment, h.Language,
 			h.Source, h.DeviceID, h.CapturedAt.Time, h.CreatedAt.Time, hash},
 		find:     `SELECT ` + hygieneColumns + `, body_hash FROM hygiene_submissions WHERE workspace_id = $1 AND id = $2`,
 		counters: []counter{{hygieneCount, wholeWorkspace}, {hygieneLocationCount, h.LocationID}},
@@ -55,7 +55,7 @@ func (s *Store) HygieneSubmissions(ctx context.Context, workspaceID string, p fe
 
 func scanHygiene(r Row) (feedback.HygieneSubmission, error) {
 	var h feedback.HygieneSubmission
-	err := r.Scan(&h.ID, &h.LocationID, optString{&h.PosterID}, &h.Rating, jsonDest{&h.Tags}, &h.Comment, &h.Language,
+	err := r.Scan(&h.ID, &h.LocationID, OptString{&h.PosterID}, &h.Rating, jsonDest{&h.Tags}, &h.Comment, &h.Language,
 		&h.Source, &h.DeviceID, at(&h.CapturedAt), at(&h.CreatedAt))
 	return h, err
 }

@@ -41,7 +41,7 @@ func (s *Store) CreatePairingCode(ctx context.Context, c *server.PairingCode) (e
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO kiosk_pairing_codes (`+pairingCodeColumns+`)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, $9, $10, $11, $12)`,
-			c.WorkspaceID, c.Hash, c.LocationID, c.Form, null(c.ReviewID), null(c.SurveyID), c.Name, c.ExpiresAt, c.CreatedAt,
+			c.WorkspaceID, c.Hash, c.LocationID, c.Form, Null(c.ReviewID), Null(c.SurveyID), c.Name, c.ExpiresAt, c.CreatedAt,
 			t.ResetSeconds, t.IdleSeconds, t.IntervalSeconds)
 		return createError(err, "workspace", c.WorkspaceID)
 	})
@@ -65,7 +65,7 @@ func (s *Store) PairKiosk(ctx context.Context, codeHash []byte, k *server.Kiosk)
 				WHERE l.workspace_id = c.workspace_id AND l.id = c.location_id AND l.deleted_at IS NULL)
 			RETURNING workspace_id, location_id, form, review_id, survey_id, name, reset_seconds, idle_seconds, interval_seconds`,
 			codeHash, now).
-			Scan(&k.WorkspaceID, &k.LocationID, &k.Form, optString{&k.ReviewID}, optString{&k.SurveyID}, &name,
+			Scan(&k.WorkspaceID, &k.LocationID, &k.Form, OptString{&k.ReviewID}, OptString{&k.SurveyID}, &name,
 				&k.Timing.ResetSeconds, &k.Timing.IdleSeconds, &k.Timing.IntervalSeconds)
 		if errors.Is(err, ErrNoRows) {
 			return feedback.Errorf(feedback.ENotFound, "The pairing code is unknown, expired or used.")
@@ -80,7 +80,7 @@ func (s *Store) PairKiosk(ctx context.Context, codeHash []byte, k *server.Kiosk)
 		k.LastSeenAt, k.QueueDepth, k.AppVersion, k.Online, k.RevokedAt = nil, 0, "", false, nil
 		_, err = tx.Exec(ctx, `INSERT INTO kiosks (`+kioskColumns+`)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, 0, '', NULL, $10, $11, $12)`,
-			k.WorkspaceID, k.ID, k.Name, k.LocationID, k.Form, null(k.ReviewID), null(k.SurveyID), k.CredentialHash, now,
+			k.WorkspaceID, k.ID, k.Name, k.LocationID, k.Form, Null(k.ReviewID), Null(k.SurveyID), k.CredentialHash, now,
 			k.Timing.ResetSeconds, k.Timing.IdleSeconds, k.Timing.IntervalSeconds)
 		return createError(err, "workspace", k.WorkspaceID)
 	})
@@ -139,7 +139,7 @@ func (s *Store) updateKiosk(ctx context.Context, workspaceID, id, update string,
 // scanKiosk reads a kiosk; Online is computed with the store's clock.
 func (s *Store) scanKiosk(r Row) (server.Kiosk, error) {
 	var k server.Kiosk
-	err := r.Scan(&k.WorkspaceID, &k.ID, &k.Name, &k.LocationID, &k.Form, optString{&k.ReviewID}, optString{&k.SurveyID},
+	err := r.Scan(&k.WorkspaceID, &k.ID, &k.Name, &k.LocationID, &k.Form, OptString{&k.ReviewID}, OptString{&k.SurveyID},
 		&k.CredentialHash, at(&k.PairedAt), atOpt(&k.LastSeenAt), &k.QueueDepth, &k.AppVersion, atOpt(&k.RevokedAt),
 		&k.Timing.ResetSeconds, &k.Timing.IdleSeconds, &k.Timing.IntervalSeconds)
 	k.Online = k.RevokedAt == nil && k.LastSeenAt != nil && s.now().Sub(k.LastSeenAt.Time) < KioskOnlineWindow

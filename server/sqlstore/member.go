@@ -65,7 +65,7 @@ func (s *Store) CreateInvite(ctx context.Context, workspaceID, role, createdBy s
 	inv := &feedback.Invite{ID: feedback.NewIDAt(now), Role: role, ExpiresAt: feedback.NewTime(utc(expires)), CreatedAt: feedback.NewTime(now)}
 	err = s.db.InTx(ctx, func(tx Conn) error {
 		_, err := tx.Exec(ctx, `INSERT INTO invites (workspace_id, id, role, hash, created_by, created_at, expires_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, workspaceID, inv.ID, role, hash, null(createdBy), now, inv.ExpiresAt.Time)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, workspaceID, inv.ID, role, hash, Null(createdBy), now, inv.ExpiresAt.Time)
 		return createError(err, "workspace", workspaceID)
 	})
 	return nilOnError(inv, err)

@@ -28,7 +28,7 @@ func (s *Store) CreatePoster(ctx context.Context, p *server.Poster) (err error) 
 			return err
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO posters (`+posterColumns+`) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-			p.WorkspaceID, p.ID, p.LocationID, p.Form, null(p.ReviewID), null(p.SurveyID), p.Label,
+			p.WorkspaceID, p.ID, p.LocationID, p.Form, Null(p.ReviewID), Null(p.SurveyID), p.Label,
 			p.CreatedAt.Time, nil)
 		return createError(err, "workspace", p.WorkspaceID)
 	})
@@ -86,7 +86,7 @@ func (s *Store) RevokePoster(ctx context.Context, workspaceID, id string) (p *se
 
 func scanPoster(r Row) (server.Poster, error) {
 	var p server.Poster
-	err := r.Scan(&p.WorkspaceID, &p.ID, &p.LocationID, &p.Form, optString{&p.ReviewID}, optString{&p.SurveyID},
+	err := r.Scan(&p.WorkspaceID, &p.ID, &p.LocationID, &p.Form, OptString{&p.ReviewID}, OptString{&p.SurveyID},
 		&p.Label, at(&p.CreatedAt), atOpt(&p.RevokedAt))
 	p.Status = feedback.PosterActive
 	if p.RevokedAt != nil {

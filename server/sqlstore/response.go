@@ -28,7 +28,7 @@ func (s *Store) AddReviewResponse(ctx context.Context, workspaceID string, r *fe
 		insert: `INSERT INTO review_responses (workspace_id, ` + reviewResponseColumns + `, body_hash)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 			ON CONFLICT (workspace_id, id) DO NOTHING`,
-		args: []any{workspaceID, r.ID, r.ReviewID, r.LocationID, null(r.PosterID), r.Rating, r.Comment, r.ContactEmail,
+		args: []any{workspaceID, r.ID, r.ReviewID, r.LocationID, Null(r.PosterID), r.Rating, r.Comment, r.ContactEmail,
 			r.ContactConsent, r.Language, r.Source, r.DeviceID, r.CapturedAt.Time, r.CreatedAt.Time, hash},
 		find:     `SELECT ` + reviewResponseColumns + `, body_hash FROM review_responses WHERE workspace_id = $1 AND id = $2`,
 		counters: []counter{{reviewResponseCount, r.ReviewID}},
@@ -58,7 +58,7 @@ func (s *Store) AddSurveyResponse(ctx context.Context, workspaceID string, r *fe
 		insert: `INSERT INTO survey_responses (workspace_id, ` + surveyResponseColumns + `, body_hash)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 			ON CONFLICT (workspace_id, id) DO NOTHING`,
-		args: []any{workspaceID, r.ID, r.SurveyID, r.LocationID, null(r.PosterID), answers, r.Language, r.Source,
+		args: []any{workspaceID, r.ID, r.SurveyID, r.LocationID, Null(r.PosterID), answers, r.Language, r.Source,
 			r.DeviceID, r.CapturedAt.Time, r.CreatedAt.Time, hash},
 		find:     `SELECT ` + surveyResponseColumns + `, body_hash FROM survey_responses WHERE workspace_id = $1 AND id = $2`,
 		counters: []counter{{surveyResponseCount, r.SurveyID}},
@@ -104,14 +104,14 @@ func formExists(ctx context.Context, c Conn, table, kind string, workspaceID, id
 
 func scanReviewResponse(r Row) (feedback.ReviewResponse, error) {
 	var v feedback.ReviewResponse
-	err := r.Scan(&v.ID, &v.ReviewID, &v.LocationID, optString{&v.PosterID}, &v.Rating, &v.Comment, &v.ContactEmail,
+	err := r.Scan(&v.ID, &v.ReviewID, &v.LocationID, OptString{&v.PosterID}, &v.Rating, &v.Comment, &v.ContactEmail,
 		&v.ContactConsent, &v.Language, &v.Source, &v.DeviceID, at(&v.CapturedAt), at(&v.CreatedAt))
 	return v, err
 }
 
 func scanSurveyResponse(r Row) (feedback.SurveyResponse, error) {
 	var v feedback.SurveyResponse
-	err := r.Scan(&v.ID, &v.SurveyID, &v.LocationID, optString{&v.PosterID}, jsonDest{&v.Answers}, &v.Language,
+	err := r.Scan(&v.ID, &v.SurveyID, &v.LocationID, OptString{&v.PosterID}, jsonDest{&v.Answers}, &v.Language,
 		&v.Source, &v.DeviceID, at(&v.CapturedAt), at(&v.CreatedAt))
 	return v, err
 }

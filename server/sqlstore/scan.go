@@ -61,18 +61,18 @@ func atOptTime(t **time.Time) sql.Scanner {
 	return timeDest{set: func(v time.Time) { *t = &v }, null: func() { *t = nil }}
 }
 
-// optString scans a nullable column (text or uuid) into s, "" for NULL.
-type optString struct{ s *string }
+// OptString scans a nullable column (text or uuid) into S, "" for NULL.
+type OptString struct{ S *string }
 
 // Scan implements sql.Scanner.
-func (d optString) Scan(src any) error {
+func (d OptString) Scan(src any) error {
 	switch v := src.(type) {
 	case nil:
-		*d.s = ""
+		*d.S = ""
 	case string:
-		*d.s = v
+		*d.S = v
 	case []byte:
-		*d.s = string(v)
+		*d.S = string(v)
 	default:
 		return fmt.Errorf("sqlstore: cannot scan %T as a string", src)
 	}
@@ -100,9 +100,9 @@ func jsonArg(v any) (string, error) {
 	return string(b), err
 }
 
-// null returns nil (SQL NULL) for "", and s otherwise; for optional uuid
+// Null returns nil (SQL NULL) for "", and s otherwise; for optional uuid
 // references.
-func null(s string) any {
+func Null(s string) any {
 	if s == "" {
 		return nil
 	}

@@ -49,21 +49,20 @@ func (s *Store) User(ctx context.Context, id string) (_ *server.User, err error)
 	return u, orNotFound(err, "user", id)
 }
 
-// Memberships returns the workspaces the user can open, by name.
+// Memberships returns the workspaces the user can open, by name, in
+// one query: every workspace for a platform owner, else the member rows.
 func (s *Store) Memberships(ctx context.Context, userID string) (_ []feedback.Membership, err error) {
 	defer wrap(&err, "Memberships(%s)", userID)
-	u, err := s.User(ctx, userID)
-	if err != nil {
-		return nil, err
+	if !canonical(&userID) {
+		return []feedback.Membership{}, nil
 	}
-	query := `SELECT w.id, w.slug, w.name, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id
-		WHERE m.user_id = $1 ORDER BY w.name, w.id`
-	args := []any{u.ID}
-	if u.PlatformOwner {
-		query = `SELECT id, slug, name, $1 FROM workspaces ORDER BY name, id`
-		args = []any{feedback.RoleOwner}
-	}
-	rows, err := s.db.Query(ctx, query, args...)
+	rows, err := s.db.Query(ctx, `SELECT w.id, w.slug, w.name, CAST($2 AS text) FROM workspaces w
+			JOIN users u ON u.id = $1 AND u.platform_owner
+		UNION ALL
+		SELECT w.id, w.slug, w.name, m.role FROM members m JOIN workspaces w ON w.id = m.workspace_id
+			JOIN users u ON u.id = m.user_id AND NOT u.platform_owner
+		WHERE m.user_id = $1
+		ORDER BY 3, 1`, userID, feedback.RoleOwner)
 	if err != nil {
 		return nil, err
 	}
