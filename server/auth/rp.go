@@ -132,23 +132,36 @@ func (rp *RP) Finish(ctx context.Context, l *Login, q url.Values, now time.Time)
 	if err := rp.discover(ctx); err != nil {
 		return nil, err
 	}
-	tok, err := rp.oauth.Exchange(rp.ctx(ctx), q.Get("code"), oauth2.VerifierOption(l.Verifier))
+	tok, idt, err := Redeem(rp.ctx(ctx), &rp.oauth, rp.verifier, q.Get("code"), l.Verifier, l.Nonce)
 	if err != nil {
-		return nil, fmt.Errorf("%w: the code could not be exchanged: %v", ErrSignIn, err)
-	}
-	raw, _ := tok.Extra("id_token").(string)
-	idt, err := rp.verifier.Verify(rp.ctx(ctx), raw)
-	if err != nil {
-		return nil, fmt.Errorf("%w: the ID token is not valid: %v", ErrSignIn, err)
-	}
-	if idt.Nonce != l.Nonce {
-		return nil, fmt.Errorf("%w: the ID token was not issued for this sign-in (nonce mismatch)", ErrSignIn)
+		return nil, fmt.Errorf("%w: %v", ErrSignIn, err)
 	}
 	id, err := rp.identity(idt, tok.RefreshToken)
 	if err == nil && id.Email == "" {
 		err = rp.userInfo(ctx, tok, id)
 	}
 	return id, err
+}
+
+// Redeem exchanges code with the PKCE verifier and verifies the ID token
+// it brings (signature, issuer, audience, expiry) and its nonce: the end
+// of an authorization code flow, for the dashboard's sign-in and for the
+// embedded provider's federation alike. ctx carries the HTTP client
+// (oidc.ClientContext).
+func Redeem(ctx context.Context, conf *oauth2.Config, v *oidc.IDTokenVerifier, code, verifier, nonce string) (*oauth2.Token, *oidc.IDToken, error) {
+	tok, err := conf.Exchange(ctx, code, oauth2.VerifierOption(verifier))
+	if err != nil {
+		return nil, nil, fmt.Errorf("the code could not be exchanged: %v", err)
+	}
+	raw, _ := tok.Extra("id_token").(string)
+	idt, err := v.Verify(ctx, raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the ID token is not valid: %v", err)
+	}
+	if idt.Nonce != nonce {
+		return nil, nil, errors.New("the ID token was not issued for this sign-in (nonce mismatch)")
+	}
+	return tok, idt, nil
 }
 
 // userInfo fills email and name from the userinfo endpoint, for

@@ -89,17 +89,9 @@ type upstreamClaims struct {
 // verified ID token (signature, issuer, audience, expiry, nonce). It
 // asks userinfo for the address when the ID token has none.
 func (u *upstream) redeem(ctx context.Context, code, verifier, nonce string) (*upstreamIdentity, error) {
-	tok, err := u.oauth.Exchange(ctx, code, oauth2.VerifierOption(verifier))
+	tok, idt, err := auth.Redeem(ctx, &u.oauth, u.provider.Verifier(&oidc.Config{ClientID: u.f.ClientID}), code, verifier, nonce)
 	if err != nil {
-		return nil, fmt.Errorf("token exchange: %w", err)
-	}
-	raw, _ := tok.Extra("id_token").(string)
-	idt, err := u.provider.Verifier(&oidc.Config{ClientID: u.f.ClientID}).Verify(ctx, raw)
-	if err != nil {
-		return nil, fmt.Errorf("ID token: %w", err)
-	}
-	if idt.Nonce != nonce {
-		return nil, errors.New("ID token: wrong nonce")
+		return nil, err
 	}
 	var c upstreamClaims
 	if err := idt.Claims(&c); err != nil {

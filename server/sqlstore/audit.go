@@ -30,13 +30,7 @@ func (s *Store) AppendAudit(ctx context.Context, e *feedback.AuditEntry) (err er
 // AuditLog returns a page of the audit log, newest first, and the total.
 func (s *Store) AuditLog(ctx context.Context, p feedback.ListParams) (_ []feedback.AuditEntry, _ int, err error) {
 	defer wrap(&err, "AuditLog")
-	from, to := minTime, maxTime
-	if p.From != nil {
-		from = *truncate(p.From)
-	}
-	if p.To != nil {
-		to = *truncate(p.To)
-	}
+	from, to := bounds(p)
 	var total int
 	err = s.db.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log WHERE created_at >= $1 AND created_at < $2`, from, to).Scan(&total)
 	limit, offset := pageBounds(p)

@@ -34,13 +34,7 @@ type listQuery struct {
 // (created_at DESC, id DESC), so both statements are index scans.
 func list[T any](ctx context.Context, c Conn, workspaceID string, q listQuery, p feedback.ListParams,
 	scan func(Row) (T, error)) ([]T, int, error) {
-	from, to := minTime, maxTime
-	if p.From != nil {
-		from = *truncate(p.From)
-	}
-	if p.To != nil {
-		to = *truncate(p.To)
-	}
+	from, to := bounds(p)
 	args := append([]any{workspaceID, from, to}, q.args...)
 	cond := "workspace_id = $1 AND created_at >= $2 AND created_at < $3" + q.where
 	var total int
@@ -57,6 +51,19 @@ func list[T any](ctx context.Context, c Conn, workspaceID string, q listQuery, p
 	}
 	items, err := collect(rows, scan)
 	return items, total, err
+}
+
+// bounds returns p's created_at range [from, to): minTime and maxTime
+// where p leaves it open.
+func bounds(p feedback.ListParams) (from, to time.Time) {
+	from, to = minTime, maxTime
+	if p.From != nil {
+		from = *truncate(p.From)
+	}
+	if p.To != nil {
+		to = *truncate(p.To)
+	}
+	return from, to
 }
 
 // pageBounds returns LIMIT and OFFSET for p, with the defaults of
