@@ -67,6 +67,16 @@ func TestSignOut(t *testing.T) {
 		r.signIn(t, b, "/")
 		access := b.lastSet(auth.AccessCookie).Value
 		other := r.handler(open(t, r.Clock.Now), auth.Config{})
+		forged, _ := http.NewRequest("POST", r.URL+"/auth/logout", nil)
+		forged.Header.Set("Sec-Fetch-Site", "cross-site")
+		res, err := b.Do(forged)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if page := readBody(t, res); res.StatusCode != http.StatusForbidden || !strings.Contains(page, "Sign out from the dashboard itself") ||
+			r.api(t, b, "GET", "/api/v1/me").StatusCode != http.StatusOK {
+			t.Errorf("a cross-site sign-out answered %d and ended the session:\n%s", res.StatusCode, page)
+		}
 		first, status, landed, page := r.signOut(t, b, "/w/acme/settings")
 		end, _ := url.Parse(first)
 		q := end.Query()
