@@ -112,9 +112,9 @@ func (p *Provider) passwordStep(w http.ResponseWriter, r *http.Request, a *authR
 
 // afterPassword finishes sign-in a of acct, or asks for its one-time
 // code, or refuses it when the organisation or the client requires a
-// second factor that acct has not enrolled. The failures of the address are forgotten
-// only when the sign-in is complete, so that the right password does not
-// reset the count of wrong codes.
+// second factor that acct has not enrolled. The failures of the address
+// are forgotten only when the sign-in is complete, so that the right
+// password does not reset the count of wrong codes.
 func (p *Provider) afterPassword(w http.ResponseWriter, r *http.Request, a *authRequest, acct *account, key throttleKey) {
 	ctx := r.Context()
 	if acct.totpSecret != nil {
