@@ -151,7 +151,11 @@ func (s *Server) handleKioskSync(w http.ResponseWriter, r *http.Request) error {
 	var batch struct {
 		Submissions []json.RawMessage `json:"submissions"`
 	}
-	if err := decodeJSON(w, r, &batch, maxKioskBatch); err != nil {
+	body, err := readJSON(w, r, maxKioskBatch)
+	if err == nil {
+		err = decodeStrict(body, &batch) // each item's text is checked on its own
+	}
+	if err != nil {
 		return err
 	}
 	if len(batch.Submissions) == 0 || len(batch.Submissions) > feedback.MaxSyncBatch {
@@ -172,7 +176,10 @@ func (s *Server) handleKioskSync(w http.ResponseWriter, r *http.Request) error {
 // syncOne stores one item of a sync and reports its outcome.
 func (s *Server) syncOne(r *http.Request, t *target, raw json.RawMessage) feedback.SyncResult {
 	var sub feedback.Submission
-	err := unmarshalStrict(raw, &sub)
+	err := decodeStrict(raw, &sub) // for the id, even when the text is refused
+	if textErr := checkJSONText(raw); textErr != nil {
+		err = textErr
+	}
 	if err == nil {
 		var created bool
 		_, created, err = s.ingest(r.Context(), t, &sub, "")
