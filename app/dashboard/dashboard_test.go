@@ -38,7 +38,11 @@ func TestNew(t *testing.T) {
 		{"/w/demo/x%22y", false, "", 0},
 		{`/w/demo/"onmouseover=`, false, "", 0},
 		{"/w/" + strings.Repeat("a", 64) + "/", false, "", 0},
-		{"/settings/security/", false, "", 0},
+		{"/settings/security/", true, "", missing},
+		{"/settings", true, "", missing},
+		{"/settings/tokens", true, "", missing},
+		{"/settings/Tokens", false, "", 0},
+		{"/settingsx", false, "", 0},
 		{"/", false, "", 0},
 	} {
 		p, ok := New(tt.path)

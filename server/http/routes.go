@@ -106,12 +106,14 @@ func rejectQueryOnWrites(next http.Handler) http.Handler {
 	})
 }
 
+// notFound answers an unknown path: a problem for the API and the
+// device endpoints, a page for people.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	if isAPI(r) {
 		s.writeError(w, r, errNotFound)
 		return
 	}
-	http.NotFound(w, r)
+	notFoundPage(w)
 }
 
 // methodNotAllowed answers 405 with the Allow header (RFC 9110 §15.5.6):
