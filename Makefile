@@ -4,6 +4,10 @@ GO        ?= go
 BIN       := bin
 FEEDBACKD := $(BIN)/feedbackd
 DB        ?= ./data/feedback.db
+# make run ADDR=:9090 serves on another port; the printed links follow.
+ADDR      ?= $(or $(FEEDBACK_ADDR),:8080)
+PORT      := $(lastword $(subst :, ,$(ADDR)))
+BASE_URL  ?= $(or $(FEEDBACK_BASE_URL),http://localhost:$(PORT))
 # Fuzz budgets are counts, not durations: a duration races Go 1.26's fuzz
 # coordinator at its deadline (golang/go#75804, fixed in Go 1.27) and fails
 # with "context deadline exceeded" on a busy machine.
@@ -33,9 +37,9 @@ $(WASM): $(APP_SRC)
 $(WASM).br: $(WASM)
 	$(GO) run ./server/cmd/precompress -brotli $(BROTLI_Q) $(WASM)
 
-run: build wasm ## start the service on the embedded SQLite default with a demo workspace
-	$(FEEDBACKD) demo --db $(DB)
-	$(FEEDBACKD) serve --db $(DB)
+run: build wasm ## start the service on the embedded SQLite default with a demo workspace (ADDR=:8080)
+	$(FEEDBACKD) demo --db $(DB) --base-url $(BASE_URL)
+	$(FEEDBACKD) serve --db $(DB) --addr $(ADDR) --base-url $(BASE_URL)
 
 test: $(WASMBROWSERTEST) ## run every test (PostgreSQL and Chromium suites skip with one line when missing, unless CI=true)
 	$(GO) test -race -count=1 ./...
