@@ -42,8 +42,8 @@ type server struct {
 	admin       *pgxpool.Pool // on the base database: CREATE and DROP DATABASE
 	template    string
 	use         *pgxpool.Conn // holds this process's use of the template
-	unreachable error // the server did not answer
-	err         error // it answered, but the template could not be made
+	unreachable error         // the server did not answer
+	err         error         // it answered, but the template could not be made
 }
 
 var (
