@@ -103,6 +103,27 @@ func TestOverview(t *testing.T) {
 	}
 }
 
+func TestMissing(t *testing.T) {
+	for path, want := range map[string]string{
+		"/w/demo/reviews":  `href="/w/demo/"`,
+		"/settings/tokens": `href="/settings/security"`,
+		"/settings":        `href="/settings/security"`,
+	} {
+		p, _ := New(path)
+		if p.Found() {
+			t.Errorf("%s: Found() = true; want a page that is not found", path)
+		}
+		p.status, p.me = ready, me()
+		html := render(t, p)
+		if !strings.Contains(html, "Page not found") || !strings.Contains(html, want) {
+			t.Errorf("%s: the not-found page lacks its heading or the link %s:\n%s", path, want, html)
+		}
+	}
+	if p, _ := New(SecurityPath); !p.Found() {
+		t.Error("the security settings are not found")
+	}
+}
+
 func TestNoAccess(t *testing.T) {
 	p, _ := New("/w/nope/")
 	p.status, p.me = ready, me()
