@@ -4,6 +4,10 @@ GO        ?= go
 BIN       := bin
 FEEDBACKD := $(BIN)/feedbackd
 DB        ?= ./data/feedback.db
+# make run ADDR=:9090 serves on another port; the printed links follow.
+ADDR      ?= $(or $(FEEDBACK_ADDR),:8080)
+PORT      := $(lastword $(subst :, ,$(ADDR)))
+BASE_URL  ?= $(or $(FEEDBACK_BASE_URL),http://localhost:$(PORT))
 # Fuzz budgets are counts, not durations: a duration races Go 1.26's fuzz
 # coordinator at its deadline (golang/go#75804, fixed in Go 1.27) and fails
 # with "context deadline exceeded" on a busy machine.
@@ -17,7 +21,7 @@ WASM      := web/app.wasm
 BROTLI_Q  ?= 11
 APP_SRC   := $(shell find app shared -name '*.go' -not -name '*_test.go') go.mod go.sum
 
-.PHONY: help build wasm run test test-postgres check lint fuzz bench tools clean
+.PHONY: help build wasm run test test-postgres check lint fuzz bench tools axe clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -33,11 +37,15 @@ $(WASM): $(APP_SRC)
 $(WASM).br: $(WASM)
 	$(GO) run ./server/cmd/precompress -brotli $(BROTLI_Q) $(WASM)
 
-run: build wasm ## start the service on the embedded SQLite default with a demo workspace
-	$(FEEDBACKD) demo --db $(DB)
-	$(FEEDBACKD) serve --db $(DB)
+run: build wasm ## start the service on the embedded SQLite default with a demo workspace (ADDR=:8080)
+	$(FEEDBACKD) demo --db $(DB) --base-url $(BASE_URL)
+	$(FEEDBACKD) serve --db $(DB) --addr $(ADDR) --base-url $(BASE_URL)
 
-test: $(WASMBROWSERTEST) ## run every test (PostgreSQL and Chromium suites skip with one line when missing, unless CI=true)
+AXE       := .ci/node/node_modules/axe-core/axe.min.js
+AXE_VERSION := 4.10.3
+
+test: $(WASMBROWSERTEST) axe ## run every test (PostgreSQL, Chromium and axe-core suites skip with one line when missing, unless CI=true)
+	@tools/prereqs.sh
 	$(GO) test -race -count=1 ./...
 	GOOS=js GOARCH=wasm $(GO) build ./shared/... ./app/...
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec $(CURDIR)/$(WASMBROWSERTEST) ./app/browser/ ./app/offline/...
@@ -70,6 +78,11 @@ bench: ## Go benchmarks beside their bare baselines, then wrk load runs (needs P
 	server/bench/load.sh sqlite $(LOADSECS)
 
 tools: $(STATICCHECK) $(WASMBROWSERTEST) ## build the pinned Go tools into bin/
+
+axe: ## install axe-core for the accessibility checks, when npm is there
+	@test -f $(AXE) || ! command -v npm >/dev/null || \
+		npm install --no-save --no-audit --no-fund --prefix .ci/node axe-core@$(AXE_VERSION) >/dev/null 2>&1 || \
+		echo "make: npm could not install axe-core@$(AXE_VERSION)"
 
 $(STATICCHECK): tools/go.mod tools/go.sum
 	cd tools && $(GO) build -o ../$(STATICCHECK) honnef.co/go/tools/cmd/staticcheck

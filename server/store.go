@@ -303,6 +303,13 @@ type KioskStore interface {
 	// KioskHeartbeat records that the kiosk was seen at the store's now.
 	// Returns feedback.ENotFound.
 	KioskHeartbeat(ctx context.Context, workspaceID, id string, hb feedback.Heartbeat) error
+	// KioskSynced records that the kiosk was seen at the store's now, after
+	// a sync in which left of its queued submissions were answered for
+	// good (stored, or refused so that they leave its queue): its queue
+	// depth becomes depth (the queue the kiosk reported with the sync, the
+	// batch included) minus left, or without a report the depth it had
+	// minus left, never below 0. Returns feedback.ENotFound.
+	KioskSynced(ctx context.Context, workspaceID, id string, depth *int, left int) error
 }
 
 // Limiter counts requests in fixed windows.

@@ -38,7 +38,11 @@ func TestNew(t *testing.T) {
 		{"/w/demo/x%22y", false, "", 0},
 		{`/w/demo/"onmouseover=`, false, "", 0},
 		{"/w/" + strings.Repeat("a", 64) + "/", false, "", 0},
-		{"/settings/security/", false, "", 0},
+		{"/settings/security/", true, "", missing},
+		{"/settings", true, "", missing},
+		{"/settings/tokens", true, "", missing},
+		{"/settings/Tokens", false, "", 0},
+		{"/settingsx", false, "", 0},
 		{"/", false, "", 0},
 	} {
 		p, ok := New(tt.path)
@@ -96,6 +100,27 @@ func TestOverview(t *testing.T) {
 		if !strings.Contains(html, want) {
 			t.Errorf("the overview lacks %q:\n%s", want, html)
 		}
+	}
+}
+
+func TestMissing(t *testing.T) {
+	for path, want := range map[string]string{
+		"/w/demo/reviews":  `href="/w/demo/"`,
+		"/settings/tokens": `href="/settings/security"`,
+		"/settings":        `href="/settings/security"`,
+	} {
+		p, _ := New(path)
+		if p.Found() {
+			t.Errorf("%s: Found() = true; want a page that is not found", path)
+		}
+		p.status, p.me = ready, me()
+		html := render(t, p)
+		if !strings.Contains(html, "Page not found") || !strings.Contains(html, want) {
+			t.Errorf("%s: the not-found page lacks its heading or the link %s:\n%s", path, want, html)
+		}
+	}
+	if p, _ := New(SecurityPath); !p.Found() {
+		t.Error("the security settings are not found")
 	}
 }
 

@@ -17,8 +17,16 @@ func (p *Page) renderOverview() app.UI {
 	)
 }
 
-// renderMissing answers a path below a workspace that has no page.
+// renderMissing answers a path below a workspace or the settings that
+// has no page.
 func (p *Page) renderMissing() app.UI {
+	if p.slug == "" {
+		return app.Section().Body(
+			title("Page not found"),
+			app.P().Text("The settings have no such page yet."),
+			app.P().Body(app.A().Href(SecurityPath).Text("Go to the security settings")),
+		)
+	}
 	return app.Section().Body(
 		title("Page not found"),
 		app.P().Text("This workspace has no such page yet."),

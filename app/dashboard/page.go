@@ -53,6 +53,11 @@ func New(path string) (*Page, bool) {
 	return &Page{slug: slug, section: s}, true
 }
 
+// Found reports whether the path names a page of the dashboard, rather
+// than a place below a workspace or the settings that has none: the
+// server answers those with 404.
+func (p *Page) Found() bool { return p.section != missing }
+
 // Title is the document title of the page.
 func (p *Page) Title() string {
 	switch p.section {

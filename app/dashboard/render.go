@@ -60,6 +60,8 @@ func (p *Page) renderSection() app.UI {
 	switch {
 	case p.section == security:
 		return p.renderSecurity()
+	case p.section == missing && p.slug == "":
+		return p.renderMissing()
 	case p.workspace() == nil:
 		return p.renderNoAccess()
 	case p.section == missing:

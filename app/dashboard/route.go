@@ -15,9 +15,15 @@ const (
 	WorkspacePattern = `^/w/[a-z0-9][a-z0-9-]{0,62}/([a-z0-9-]+/?)*$`
 	// SecurityPath is Settings > Security: the active sessions.
 	SecurityPath = "/settings/security"
+	// SettingsPattern matches Global Settings and every path below it;
+	// those without a page yet answer "not found" in the dashboard.
+	SettingsPattern = `^/settings(/[a-z0-9-]+)*/?$`
 )
 
-var workspacePath = regexp.MustCompile(WorkspacePattern)
+var (
+	workspacePath = regexp.MustCompile(WorkspacePattern)
+	settingsPath  = regexp.MustCompile(SettingsPattern)
+)
 
 // section is the page of the dashboard a path names.
 type section int
@@ -25,16 +31,18 @@ type section int
 const (
 	overview section = iota // /w/{slug}/
 	security                // /settings/security
-	missing                 // a path below /w/{slug}/ that has no page yet
+	missing                 // a path below /w/{slug}/ or /settings that has no page yet
 )
 
 // parsePath returns the workspace slug ("" for the settings) and the
 // section of a dashboard path, and reports whether path is one.
 func parsePath(path string) (slug string, s section, ok bool) {
-	if path == SecurityPath {
+	switch {
+	case path == SecurityPath:
 		return "", security, true
-	}
-	if !workspacePath.MatchString(path) {
+	case settingsPath.MatchString(path):
+		return "", missing, true
+	case !workspacePath.MatchString(path):
 		return "", overview, false
 	}
 	slug, rest, _ := strings.Cut(strings.TrimPrefix(path, "/w/"), "/")

@@ -3,6 +3,7 @@ package offline
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func (p *pass) kiosk(batch []Item) error {
 func (p *pass) sync(batch []Item, cred string) error {
 	headers := map[string]string{"Content-Type": "application/json", "Accept": "application/json",
 		"Authorization": "Bearer " + cred}
-	res, err := p.q.sender.Send(p.ctx, "POST", p.q.syncURL, headers, syncBody(batch))
+	res, err := p.q.sender.Send(p.ctx, "POST", p.q.syncURL, headers, syncBody(batch, p.kioskLeft))
 	p.rep.Requests++
 	if err != nil {
 		if p.ctx.Err() != nil {
@@ -80,8 +81,10 @@ func (p *pass) sync(batch []Item, cred string) error {
 	return p.apply(batch, v, res.Status, detail, res.Reset)
 }
 
-// syncBody returns {"submissions":[…]} with each item's body as is.
-func syncBody(batch []Item) []byte {
+// syncBody returns {"submissions":[…],"queue_depth":waiting} with each
+// item's body as is; waiting counts the kiosk items still queued, the
+// batch included, so that the service shows what is left at once.
+func syncBody(batch []Item, waiting int) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"submissions":[`)
 	for i, it := range batch {
@@ -90,7 +93,9 @@ func syncBody(batch []Item) []byte {
 		}
 		b.Write(it.Body)
 	}
-	b.WriteString(`]}`)
+	b.WriteString(`],"queue_depth":`)
+	b.WriteString(strconv.Itoa(max(waiting, len(batch))))
+	b.WriteString(`}`)
 	return b.Bytes()
 }
 

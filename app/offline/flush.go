@@ -37,6 +37,7 @@ type pass struct {
 	failed    string    // why the pass failed, asking for a backoff
 	reset     time.Time // when a 429's rate limit ends
 	kioskSeen bool      // kiosk items were pending
+	kioskLeft int       // kiosk items still waiting, reported with each sync
 	noKiosk   bool      // hold kiosk items back: no credential
 	unpaired  bool
 }
@@ -49,6 +50,11 @@ func (p *pass) run() error {
 	items, err := p.q.store.List(p.ctx)
 	if err != nil {
 		return err
+	}
+	for _, it := range items {
+		if it.Kind == KindKiosk {
+			p.kioskLeft++
+		}
 	}
 	taken := make([]bool, len(items))
 	for i := range items {
@@ -123,6 +129,9 @@ func (p *pass) apply(items []Item, v verdict, status int, detail string, reset t
 		var err error
 		it.Attempts++
 		it.LastStatus, it.LastError = status, detail
+		if (v == remove || v == dead) && it.Kind == KindKiosk {
+			p.kioskLeft--
+		}
 		switch v {
 		case remove:
 			err = p.q.store.Delete(p.ctx, it.ID)

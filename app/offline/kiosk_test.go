@@ -43,11 +43,16 @@ func TestKioskBatches(t *testing.T) {
 	if rep.Requests != 3 || rep.Removed != 1200 {
 		t.Errorf("report = %+v; want 3 requests removing 1200 items", rep)
 	}
-	var sizes []int
+	var sizes, depths []int
 	next := 0
 	for _, r := range s.requests() {
 		ids := r.ids(t)
 		sizes = append(sizes, len(ids))
+		var body struct {
+			QueueDepth int `json:"queue_depth"`
+		}
+		json.Unmarshal(r.Body, &body)
+		depths = append(depths, body.QueueDepth)
 		for _, id := range ids {
 			if want := items[next].ID; id != want {
 				t.Fatalf("sent %s; want %s: batches keep the queue's order", id, want)
@@ -60,6 +65,9 @@ func TestKioskBatches(t *testing.T) {
 	}
 	if diff := cmp.Diff([]int{500, 500, 200}, sizes); diff != "" {
 		t.Errorf("batch sizes (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]int{1200, 700, 200}, depths); diff != "" {
+		t.Errorf("queue depths reported with each batch, the batch included (-want +got):\n%s", diff)
 	}
 	if got := idsOf(t)(m.List(ctx)); len(got) != 0 {
 		t.Errorf("%d items pending; want none", len(got))

@@ -21,6 +21,7 @@ const (
 	// user's security settings (see app/dashboard).
 	WorkspacePattern = dashboard.WorkspacePattern
 	SecurityPath     = dashboard.SecurityPath
+	SettingsPattern  = dashboard.SettingsPattern
 )
 
 var once sync.Once
@@ -36,6 +37,6 @@ func Register() {
 		// One component type for both: go-app keeps it mounted, with the
 		// signed-in user, when the person moves between them.
 		app.RouteWithRegexp(WorkspacePattern, func() app.Composer { return &dashboard.Page{} })
-		app.Route(SecurityPath, func() app.Composer { return &dashboard.Page{} })
+		app.RouteWithRegexp(SettingsPattern, func() app.Composer { return &dashboard.Page{} })
 	})
 }

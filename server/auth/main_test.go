@@ -4,16 +4,18 @@ import (
 	"flag"
 	"io"
 	"log/slog"
-	"os"
 	"testing"
+
+	"github.com/feedbackhq/feedback/server/internal/pgtest"
 )
 
 // TestMain silences the example provider's request log (it logs through
-// slog's default logger) unless -v is given.
+// slog's default logger) unless -v is given, and releases the PostgreSQL
+// template at the end.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if !testing.Verbose() {
 		slog.SetDefault(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
-	os.Exit(m.Run())
+	pgtest.Main(m)
 }

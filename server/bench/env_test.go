@@ -194,5 +194,6 @@ func TestMain(m *testing.M) {
 		exitCleanups.fns[i]()
 	}
 	exitCleanups.Unlock()
+	pgtest.Release()
 	os.Exit(code)
 }

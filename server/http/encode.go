@@ -33,16 +33,23 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 }
 
 // decodeJSON reads a JSON object of at most limit bytes into dst,
-// rejecting other media types, unknown fields and trailing data.
+// rejecting other media types, strings that are not valid Unicode,
+// unknown fields and trailing data.
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any, limit int64) error {
-	if !isMediaType(r, "application/json") {
-		return feedback.Errorf(feedback.EUnsupportedMediaType, "The body must be application/json.")
-	}
-	body, err := readBody(w, r, limit)
+	body, err := readJSON(w, r, limit)
 	if err != nil {
 		return err
 	}
 	return unmarshalStrict(body, dst)
+}
+
+// readJSON reads a JSON body of at most limit bytes, refusing other
+// media types.
+func readJSON(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if !isMediaType(r, "application/json") {
+		return nil, feedback.Errorf(feedback.EUnsupportedMediaType, "The body must be application/json.")
+	}
+	return readBody(w, r, limit)
 }
 
 // readBody reads the whole body up to limit bytes.
@@ -59,8 +66,18 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 }
 
 // unmarshalStrict decodes one JSON value into dst, naming the offending
-// field when a value has the wrong type or is unknown.
+// field when a string is not valid Unicode (see [checkJSONText]), or a
+// value has the wrong type or is unknown.
 func unmarshalStrict(body []byte, dst any) error {
+	if err := checkJSONText(body); err != nil {
+		return err
+	}
+	return decodeStrict(body, dst)
+}
+
+// decodeStrict is unmarshalStrict without the check of the strings'
+// text, for an envelope whose items are checked one by one.
+func decodeStrict(body []byte, dst any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {

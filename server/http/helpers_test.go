@@ -11,6 +11,7 @@ import (
 
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/http/openapitest"
+	"github.com/feedbackhq/feedback/server/internal/pgtest"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -105,6 +106,7 @@ func TestMain(m *testing.M) {
 			code = 1
 		}
 	}
+	pgtest.Release()
 	os.Exit(code)
 }
 

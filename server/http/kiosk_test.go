@@ -131,4 +131,41 @@ func TestKioskHeartbeatAndRevoke(t *testing.T) {
 	})
 }
 
+// TestKioskSyncUpdatesQueueDepth checks that the kiosk list shows what
+// a sync delivered at once, not at the next heartbeat.
+func TestKioskSyncUpdatesQueueDepth(t *testing.T) {
+	eachStore(t, func(t *testing.T, ts *TestServer) {
+		f := ts.newFixture(t, "Depth")
+		cred, _ := pairKioskCred(t, ts, f, map[string]any{"location_id": f.Location.ID, "form": "hygiene"})
+		list := func() feedback.Kiosk {
+			var page feedback.Page[feedback.Kiosk]
+			ts.do(t, req{method: "GET", path: "/api/v1/kiosks", token: f.Token}).expect(t, 200, "").decode(t, &page)
+			return page.Data[0]
+		}
+		items := func(n int) []map[string]any {
+			out := make([]map[string]any, n)
+			for i := range out {
+				out[i] = map[string]any{"id": feedback.NewID(), "rating": 3, "captured_at": ts.Clock.Now().Format(time.RFC3339Nano)}
+			}
+			return out
+		}
+		ts.do(t, req{method: "POST", path: "/kiosk/heartbeat", token: cred, body: map[string]any{"queue_depth": 4, "app_version": "b1"}}).expect(t, 204, "")
+		ts.Clock.Add(2 * time.Minute)
+		ts.do(t, req{method: "POST", path: "/kiosk/sync", token: cred, body: map[string]any{"submissions": items(4)}}).expect(t, 200, "")
+		k := list()
+		if k.QueueDepth != 0 || k.LastSeenAt == nil || !k.LastSeenAt.Equal(ts.Clock.Now()) {
+			t.Errorf("after the four waiting submissions arrived: queue %d, last seen %v; want 0 and now", k.QueueDepth, k.LastSeenAt)
+		}
+		bad := items(1)
+		bad[0]["rating"] = 9 // refused for good: it leaves the queue as a dead letter
+		ts.do(t, req{method: "POST", path: "/kiosk/sync", token: cred,
+			body: map[string]any{"submissions": append(items(2), bad...), "queue_depth": 10}}).expect(t, 200, "")
+		if k := list(); k.QueueDepth != 7 {
+			t.Errorf("ten waiting, three answered: queue %d, want 7", k.QueueDepth)
+		}
+		ts.do(t, req{method: "POST", path: "/kiosk/sync", token: cred,
+			body: map[string]any{"submissions": items(1), "queue_depth": -1}}).expect(t, 422, feedback.EValidation)
+	})
+}
+
 var _ = fmt.Sprint

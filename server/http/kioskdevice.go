@@ -146,33 +146,63 @@ func (s *Server) handleKioskHeartbeat(w http.ResponseWriter, r *http.Request) er
 }
 
 // handleKioskSync handles "POST /kiosk/sync": up to 500 queued
-// submissions, each accepted or rejected on its own.
+// submissions, each accepted or rejected on its own. The kiosk's queue
+// depth and last sight are updated at once, not only at its next
+// heartbeat.
 func (s *Server) handleKioskSync(w http.ResponseWriter, r *http.Request) error {
-	var batch struct {
-		Submissions []json.RawMessage `json:"submissions"`
-	}
-	if err := decodeJSON(w, r, &batch, maxKioskBatch); err != nil {
+	batch, err := decodeSync(w, r)
+	if err != nil {
 		return err
 	}
-	if len(batch.Submissions) == 0 || len(batch.Submissions) > feedback.MaxSyncBatch {
-		return &feedback.Error{Code: feedback.EValidation, Message: "A sync carries 1 to 500 submissions.",
-			Params: []feedback.InvalidParam{{Name: "submissions", Reason: "must hold 1 to 500 items"}}}
-	}
-	t, err := s.kioskTarget(r.Context(), kioskOf(r.Context()))
+	k := kioskOf(r.Context())
+	t, err := s.kioskTarget(r.Context(), k)
 	if err != nil {
 		return err
 	}
 	out := feedback.SyncResponse{Results: make([]feedback.SyncResult, len(batch.Submissions))}
+	left := 0
 	for i, raw := range batch.Submissions {
 		out.Results[i] = s.syncOne(r, t, raw)
+		if out.Results[i].Status < http.StatusInternalServerError {
+			left++ // answered for good: it leaves the kiosk's queue
+		}
+	}
+	if err := s.store.KioskSynced(r.Context(), k.WorkspaceID, k.ID, batch.QueueDepth, left); err != nil {
+		return err
 	}
 	return writeJSON(w, http.StatusOK, out)
+}
+
+// syncRequest is [feedback.SyncRequest] with each submission as it came.
+type syncRequest struct {
+	Submissions []json.RawMessage `json:"submissions"`
+	QueueDepth  *int              `json:"queue_depth"`
+}
+
+// decodeSync reads and checks the body of a sync; the text of each
+// submission is checked on its own, by syncOne.
+func decodeSync(w http.ResponseWriter, r *http.Request) (*syncRequest, error) {
+	var batch syncRequest
+	body, err := readJSON(w, r, maxKioskBatch)
+	if err == nil {
+		err = decodeStrict(body, &batch)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var v feedback.Validator
+	v.Check(len(batch.Submissions) > 0 && len(batch.Submissions) <= feedback.MaxSyncBatch, "submissions", "must hold 1 to 500 items")
+	v.Check(batch.QueueDepth == nil || *batch.QueueDepth >= 0, "queue_depth", "must not be negative")
+	return &batch, v.Err()
 }
 
 // syncOne stores one item of a sync and reports its outcome.
 func (s *Server) syncOne(r *http.Request, t *target, raw json.RawMessage) feedback.SyncResult {
 	var sub feedback.Submission
-	err := unmarshalStrict(raw, &sub)
+	err := decodeStrict(raw, &sub) // for the id, even when the text is refused
+	if textErr := checkJSONText(raw); textErr != nil {
+		err = textErr
+	}
 	if err == nil {
 		var created bool
 		_, created, err = s.ingest(r.Context(), t, &sub, "")

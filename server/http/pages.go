@@ -21,20 +21,27 @@ func (s *Server) registerAppRoutes(r chi.Router) {
 	}
 	r.Get("/w/{slug}", s.handleWorkspaceRoot)
 	r.Get("/w/{slug}/*", s.handleDashboard)
-	r.Get(pwa.SecurityPath, s.handleDashboard)
+	r.Get("/settings", s.handleDashboard)
+	r.Get("/settings/*", s.handleDashboard)
 }
 
-// handleDashboard handles "GET /w/{slug}/..." and "GET /settings/security":
+// handleDashboard handles "GET /w/{slug}/..." and "GET /settings/...":
 // the dashboard's shell in its loading state, the same for every
 // visitor; the wasm asks the API who is signed in. A path the route
-// pattern refuses is a 404, so that only checked text reaches the page.
+// pattern refuses is a 404, so that only checked text reaches the page;
+// so is a path it accepts that has no page, in the dashboard's own
+// frame.
 func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 	p, ok := dashboard.New(r.URL.Path)
 	if !ok {
 		s.notFound(w, r)
 		return
 	}
-	renderApp(w, http.StatusOK, "en", p.Title(), p)
+	status := http.StatusOK
+	if !p.Found() {
+		status = http.StatusNotFound
+	}
+	renderApp(w, status, "en", p.Title(), p)
 }
 
 // handleWorkspaceRoot handles "GET /w/{slug}": the dashboard lives at
@@ -46,6 +53,26 @@ func (s *Server) handleWorkspaceRoot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.Redirect(w, r, target, http.StatusMovedPermanently)
+}
+
+// notFoundTemplate is the page of a path that names nothing; it holds no
+// text of the request.
+var notFoundTemplate = template.Must(template.New("404").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>Page not found · Feedback</title>
+<link rel="icon" href="/web/icon.svg"><link rel="stylesheet" href="{{.}}"></head>
+<body><main class="signin"><h1>Page not found</h1>
+<p>There is no page at this address. If you followed a QR code, scan it again; if you typed the address, check it.</p>
+<p><a href="/">Go to the start page</a></p></main></body></html>
+`))
+
+// notFoundPage answers 404 with a readable page in the site's style.
+func notFoundPage(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", pageCSP)
+	w.WriteHeader(http.StatusNotFound)
+	_ = notFoundTemplate.Execute(w, pwa.StylePath)
 }
 
 // shell is the document around a prerendered component: the same head as

@@ -16,9 +16,9 @@ func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
 	r.Use(withRequestID, s.recoverer, s.accessLog, securityHeaders, compress)
 	r.NotFound(s.notFound)
-	r.MethodNotAllowed(s.methodNotAllowed)
+	r.MethodNotAllowed(s.methodNotAllowed(r))
 
-	api := s.apiRouter()
+	api := s.apiRouter(r)
 	r.Mount("/api/v1", api)
 	r.Mount("/api", api)
 	s.registerVisitorRoutes(r)
@@ -46,12 +46,13 @@ func (s *Server) Handler() http.Handler {
 // apiRouter serves the REST API; it is mounted at /api/v1 and /api. Every
 // request, unknown routes and methods included, is authenticated and
 // counted first, so every answer carries the rate-limit headers; only the
-// OpenAPI document is public (and counted per client IP).
-func (s *Server) apiRouter() chi.Router {
+// OpenAPI document is public (and counted per client IP). root is the
+// router it is mounted in.
+func (s *Server) apiRouter(root chi.Routes) chi.Router {
 	r := chi.NewRouter()
 	r.Use(s.apiGate, rejectQueryOnWrites)
 	r.NotFound(s.notFound)
-	r.MethodNotAllowed(s.methodNotAllowed)
+	r.MethodNotAllowed(s.methodNotAllowed(root))
 	r.Get("/openapi.json", s.handleOpenAPI)
 	r.Group(func(r chi.Router) {
 		s.registerHygieneRoutes(r)
@@ -105,14 +106,35 @@ func rejectQueryOnWrites(next http.Handler) http.Handler {
 	})
 }
 
+// notFound answers an unknown path: a problem for the API and the
+// device endpoints, a page for people.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	if isAPI(r) {
 		s.writeError(w, r, errNotFound)
 		return
 	}
-	http.NotFound(w, r)
+	notFoundPage(w)
 }
 
-func (s *Server) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	s.writeError(w, r, feedback.Errorf(feedback.EMethodNotAllowed, "The method %s is not allowed here.", r.Method))
+// methodNotAllowed answers 405 with the Allow header (RFC 9110 §15.5.6):
+// the methods that root routes at the request's path.
+func (s *Server) methodNotAllowed(root chi.Routes) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		allow := allowedMethods(root, r.URL.Path)
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		s.writeError(w, r, feedback.Errorf(feedback.EMethodNotAllowed, "The method %s is not allowed here; use %s.",
+			r.Method, strings.Join(allow, " or ")))
+	}
+}
+
+// allowedMethods returns the methods that router routes at path.
+func allowedMethods(router chi.Routes, path string) []string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions} {
+		if router.Match(chi.NewRouteContext(), m, path) {
+			allow = append(allow, m)
+		}
+	}
+	return allow
 }

@@ -59,7 +59,12 @@
 //     instances: 5 failures per email address or 20 per client lock it
 //     for 15 minutes, then twice as long at each further failure (at most
 //     a day); the count starts again 15 minutes after the last failure or
-//     lock. Only a complete sign-in clears an address's count.
+//     lock. Each attempt is counted as a failure before its password or
+//     code is checked, atomically with the check of the lock (one
+//     transaction holding the keys' rows), and refunded when the check
+//     passes: however many attempts arrive at once, on however many
+//     instances, no more checks run than the limits allow. Only a
+//     complete sign-in clears an address's count.
 //   - ID tokens are signed with ES256 keys generated on first start,
 //     sealed in the database and rotated after 30 days; a retired key
 //     stays in the JWKS for 7 more days.

@@ -64,16 +64,21 @@ func (p *Provider) finishEnrol(w http.ResponseWriter, r *http.Request) {
 		p.linkGone(w)
 		return
 	}
-	keys := signInKeys(r, pe.email)
-	if err != nil || !p.allowed(w, r, keys) {
-		if err != nil {
-			p.internalError(w, r, err)
-		}
+	if err != nil {
+		p.internalError(w, r, err)
+		return
+	}
+	att, ok := p.reserve(w, r, signInKeys(r, pe.email))
+	if !ok {
 		return
 	}
 	step, ok := matchTOTP(pe.secret, r.PostForm.Get("code"), p.now())
 	if !ok {
-		p.retryEnrol(w, r, keys, ticket, pe)
+		p.retryEnrol(w, r, ticket, pe)
+		return
+	}
+	if err := p.refund(ctx, att, false); err != nil {
+		p.internalError(w, r, err)
 		return
 	}
 	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
@@ -98,16 +103,13 @@ func (p *Provider) finishEnrol(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// retryEnrol counts a wrong enrolment code and shows the form again,
-// under a new ticket.
-func (p *Provider) retryEnrol(w http.ResponseWriter, r *http.Request, keys []throttleKey, old string, pe *pendingEnrolment) {
+// retryEnrol shows the form again after a wrong enrolment code (its
+// attempt stays counted), under a new ticket.
+func (p *Provider) retryEnrol(w http.ResponseWriter, r *http.Request, old string, pe *pendingEnrolment) {
 	e := newEnrolment()
 	e.secret = pe.secret
-	err := p.fail(r.Context(), keys)
-	if err == nil {
-		_, err = p.cfg.DB.Exec(r.Context(), `UPDATE idp_password_links SET enrol_hash = $2 WHERE enrol_hash = $1`,
-			secret.Hash(old), e.hash)
-	}
+	_, err := p.cfg.DB.Exec(r.Context(), `UPDATE idp_password_links SET enrol_hash = $2 WHERE enrol_hash = $1`,
+		secret.Hash(old), e.hash)
 	if err != nil {
 		p.internalError(w, r, err)
 		return

@@ -112,6 +112,20 @@ func (f *flow) submit(fields map[string]string) page {
 
 func submitForm(t *testing.T, c *http.Client, p page, fields map[string]string) page {
 	t.Helper()
+	action, v := formPost(t, p, fields)
+	resp, err := c.PostForm(action, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return page{status: resp.StatusCode, url: resp.Request.URL, header: resp.Header, body: string(b)}
+}
+
+// formPost returns where the form of page p posts and what, filled with
+// fields, which must all be inputs of it.
+func formPost(t *testing.T, p page, fields map[string]string) (string, url.Values) {
+	t.Helper()
 	m := formRE.FindStringSubmatch(p.body)
 	if m == nil {
 		t.Fatalf("no form on %s: %s", p.url, p.body)
@@ -138,13 +152,7 @@ func submitForm(t *testing.T, c *http.Client, p page, fields map[string]string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := c.PostForm(action.String(), v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return page{status: resp.StatusCode, url: resp.Request.URL, header: resp.Header, body: string(b)}
+	return action.String(), v
 }
 
 // password posts the login form.

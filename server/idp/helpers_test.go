@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -26,7 +25,7 @@ import (
 
 func TestMain(m *testing.M) {
 	idp.UseCheapHashes()
-	os.Exit(m.Run())
+	pgtest.Main(m)
 }
 
 // The dashboard's registration in every test.

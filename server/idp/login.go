@@ -95,37 +95,42 @@ func (p *Provider) passwordStep(w http.ResponseWriter, r *http.Request, a *authR
 		p.federatedEmail(w, r, a, f, err)
 		return
 	}
-	keys := signInKeys(r, email)
-	if !p.allowed(w, r, keys) {
+	att, ok := p.reserve(w, r, signInKeys(r, email))
+	if !ok {
 		return
 	}
 	acct, err := p.checkPassword(ctx, email, r.PostForm.Get("password"))
 	switch {
 	case errors.Is(err, errNotFound):
-		p.failed(w, r, keys, "login", wrongCredentials)
+		p.failed(w, r, "login", wrongCredentials)
 	case err != nil:
 		p.internalError(w, r, err)
 	default:
-		p.afterPassword(w, r, a, acct, keys[0])
+		p.afterPassword(w, r, a, acct, att)
 	}
 }
 
 // afterPassword finishes sign-in a of acct, or asks for its one-time
 // code, or refuses it when the organisation or the client requires a
-// second factor that acct has not enrolled. The failures of the address
-// are forgotten only when the sign-in is complete, so that the right
-// password does not reset the count of wrong codes.
-func (p *Provider) afterPassword(w http.ResponseWriter, r *http.Request, a *authRequest, acct *account, key throttleKey) {
+// second factor that acct has not enrolled. The right password refunds
+// its attempt; the failures of the address are forgotten only when the
+// sign-in is complete, so that it does not reset the count of wrong
+// codes.
+func (p *Provider) afterPassword(w http.ResponseWriter, r *http.Request, a *authRequest, acct *account, att *attempt) {
 	ctx := r.Context()
 	if acct.totpSecret != nil {
-		p.step(w, r, p.recordPassword(ctx, a.id, acct.id), func() {
+		err := p.refund(ctx, att, false)
+		if err == nil {
+			err = p.recordPassword(ctx, a.id, acct.id)
+		}
+		p.step(w, r, err, func() {
 			p.render(w, http.StatusOK, "code", pageData{Title: "Two-step verification"})
 		})
 		return
 	}
 	required, err := p.secondFactorRequired(ctx, a)
-	if err == nil && !required {
-		err = p.clear(ctx, key)
+	if err == nil {
+		err = p.refund(ctx, att, !required)
 	}
 	if err != nil {
 		p.internalError(w, r, err)
@@ -157,17 +162,17 @@ func (p *Provider) codeStep(w http.ResponseWriter, r *http.Request, a *authReque
 		p.expired(w)
 		return
 	}
-	keys := signInKeys(r, acct.email)
-	if !p.allowed(w, r, keys) {
+	att, ok := p.reserve(w, r, signInKeys(r, acct.email))
+	if !ok {
 		return
 	}
-	ok, err := p.useTOTP(r.Context(), acct, r.PostForm.Get("code"))
+	ok, err = p.useTOTP(r.Context(), acct, r.PostForm.Get("code"))
 	if err == nil && !ok {
-		p.failed(w, r, keys, "code", wrongCode)
+		p.failed(w, r, "code", wrongCode)
 		return
 	}
 	if err == nil {
-		err = p.clear(r.Context(), keys[0])
+		err = p.refund(r.Context(), att, true)
 	}
 	if err != nil {
 		p.internalError(w, r, err)
@@ -176,24 +181,23 @@ func (p *Provider) codeStep(w http.ResponseWriter, r *http.Request, a *authReque
 	p.finish(w, r, a.id, acct.id, "pwd", "otp")
 }
 
-// allowed reports whether no key is locked, or writes the 429 page.
-func (p *Provider) allowed(w http.ResponseWriter, r *http.Request, keys []throttleKey) bool {
-	wait, err := p.throttled(r.Context(), keys)
+// reserve counts an attempt against keys before its check (see
+// [Provider.reserve]), or writes the 429 page when a key is locked.
+func (p *Provider) reserve(w http.ResponseWriter, r *http.Request, keys []throttleKey) (*attempt, bool) {
+	a, err := p.reserveAttempt(r.Context(), keys)
+	var locked errLocked
 	switch {
+	case errors.As(err, &locked):
+		p.tooMany(w, locked.wait)
 	case err != nil:
 		p.internalError(w, r, err)
-	case wait > 0:
-		p.tooMany(w, wait)
 	}
-	return err == nil && wait == 0
+	return a, err == nil
 }
 
-// failed counts a failed attempt and shows the form page again with msg.
-func (p *Provider) failed(w http.ResponseWriter, r *http.Request, keys []throttleKey, page, msg string) {
-	if err := p.fail(r.Context(), keys); err != nil {
-		p.internalError(w, r, err)
-		return
-	}
+// failed shows the form page again with msg, after a check that failed
+// (its attempt stays counted).
+func (p *Provider) failed(w http.ResponseWriter, r *http.Request, page, msg string) {
 	if page == "login" {
 		p.loginPage(w, r, http.StatusUnauthorized, msg)
 		return

@@ -122,6 +122,14 @@ func (s *Store) KioskHeartbeat(ctx context.Context, workspaceID, id string, hb f
 		WHERE workspace_id = $1 AND id = $2`, s.now(), hb.QueueDepth, hb.AppVersion)
 }
 
+// KioskSynced implements [server.KioskStore].
+func (s *Store) KioskSynced(ctx context.Context, workspaceID, id string, depth *int, left int) (err error) {
+	defer wrap(&err, "KioskSynced(%s, %s)", workspaceID, id)
+	return s.updateKiosk(ctx, workspaceID, id, `UPDATE kiosks SET last_seen_at = $3,
+		queue_depth = CASE WHEN COALESCE($4, queue_depth) > $5 THEN COALESCE($4, queue_depth) - $5 ELSE 0 END
+		WHERE workspace_id = $1 AND id = $2`, s.now(), depth, left)
+}
+
 // updateKiosk runs an UPDATE of one kiosk ($1 workspace, $2 id, then args).
 func (s *Store) updateKiosk(ctx context.Context, workspaceID, id, update string, args ...any) error {
 	if !canonical(&workspaceID, &id) {

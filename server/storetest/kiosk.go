@@ -172,6 +172,34 @@ func testKiosk(t *testing.T, h harness) {
 		}
 		wantCode(t, f.s.KioskHeartbeat(f.ctx(), w.ws, feedback.NewID(), feedback.Heartbeat{}), feedback.ENotFound)
 	})
+	h.run(t, "Synced", func(t *testing.T, f *fixture) {
+		w := f.world("acme")
+		k := f.pair(w.ws, w.location, feedback.FormRef{Form: feedback.FormHygiene}, "k")
+		f.must(f.s.KioskHeartbeat(f.ctx(), w.ws, k.ID, feedback.Heartbeat{QueueDepth: 4, AppVersion: "1.2.3"}))
+		ten := 10
+		steps := []struct {
+			name  string
+			depth *int
+			left  int
+			want  int
+		}{
+			{"all four sent without a report", nil, 4, 0},
+			{"ten reported, four answered", &ten, 4, 6},
+			{"more answered than waited", nil, 9, 0},
+		}
+		for _, st := range steps {
+			f.clock.Add(time.Minute)
+			seen := f.clock.stored()
+			f.must(f.s.KioskSynced(f.ctx(), w.ws, k.ID, st.depth, st.left))
+			got, err := f.s.KioskByCredential(f.ctx(), k.CredentialHash)
+			f.must(err)
+			if got.QueueDepth != st.want || got.LastSeenAt == nil || !got.LastSeenAt.Equal(seen) || got.AppVersion != "1.2.3" {
+				t.Errorf("%s: queue %d, last seen %v, version %q; want %d, %v, 1.2.3", st.name, got.QueueDepth,
+					got.LastSeenAt, got.AppVersion, st.want, seen)
+			}
+		}
+		wantCode(t, f.s.KioskSynced(f.ctx(), w.ws, feedback.NewID(), nil, 1), feedback.ENotFound)
+	})
 	h.run(t, "Revoke", func(t *testing.T, f *fixture) {
 		w := f.world("acme")
 		k := f.pair(w.ws, w.location, feedback.FormRef{Form: feedback.FormHygiene}, "k")

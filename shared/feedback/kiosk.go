@@ -87,6 +87,11 @@ type Pairing struct {
 // SyncRequest is the body of POST /kiosk/sync.
 type SyncRequest struct {
 	Submissions []Submission `json:"submissions"`
+	// QueueDepth, when set, is how many submissions waited on the kiosk
+	// when it sent this batch, the batch included: what is left once the
+	// batch is answered is the kiosk's queue depth until its next
+	// heartbeat.
+	QueueDepth *int `json:"queue_depth,omitempty"`
 }
 
 // SyncResult is the outcome of one synced submission: Status is the HTTP

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/postgres"
@@ -22,6 +23,7 @@ const DefaultDB = "./data/feedback.db"
 type dbFlags struct {
 	db        string
 	secretKey string
+	now       func() time.Time // the store's clock; nil means time.Now
 }
 
 // register adds --db and --secret-key to fs with their environment defaults.
@@ -45,9 +47,14 @@ func (d *dbFlags) open(ctx context.Context) (server.Store, error) {
 		Migrate(context.Context) error
 	}
 	var err error
-	if d.isPostgres() {
+	switch {
+	case d.isPostgres() && d.now != nil:
+		db, err = postgres.Open(ctx, d.db, postgres.WithNow(d.now))
+	case d.isPostgres():
 		db, err = postgres.Open(ctx, d.db)
-	} else {
+	case d.now != nil:
+		db, err = sqlite.Open(ctx, d.db, sqlite.WithNow(d.now))
+	default:
 		db, err = sqlite.Open(ctx, d.db)
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/feedbackhq/feedback/server"
@@ -11,8 +12,34 @@ import (
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
+// seedClock is the store's clock while the demo seeds: the time it was
+// set to, so that each example submission is stored (created_at) when it
+// was captured, as if it had been sent then; the real time before it is
+// set and after it is cleared.
+type seedClock struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+// Now returns the time set, or the real time.
+func (c *seedClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.at.IsZero() {
+		return time.Now()
+	}
+	return c.at
+}
+
+// Set sets the time; the zero time goes back to the real one.
+func (c *seedClock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.at = t
+}
+
 // seedDemo creates the demo workspace and its content.
-func seedDemo(ctx context.Context, store server.Store, keys *secret.Keyring) (*server.Workspace, error) {
+func seedDemo(ctx context.Context, store server.Store, keys *secret.Keyring, clock *seedClock) (*server.Workspace, error) {
 	ws, err := createWorkspace(ctx, store, keys, "Demo", demoSlug)
 	if err != nil {
 		return nil, err
@@ -39,7 +66,8 @@ func seedDemo(ctx context.Context, store server.Store, keys *secret.Keyring) (*s
 			return nil, err
 		}
 	}
-	return ws, seedSubmissions(ctx, store, ws.ID, posters, survey)
+	defer clock.Set(time.Time{})
+	return ws, seedSubmissions(ctx, store, ws.ID, posters, survey, clock)
 }
 
 func demoPoster(ws, loc string, ref feedback.FormRef, label string) *server.Poster {
@@ -81,11 +109,13 @@ func demoQuestions() []feedback.Question {
 	}
 }
 
-// seedSubmissions stores a few days' worth of example feedback.
-func seedSubmissions(ctx context.Context, store server.Store, ws string, posters []*server.Poster, survey *feedback.Survey) error {
+// seedSubmissions stores a few days' worth of example feedback, each
+// stored when it was captured.
+func seedSubmissions(ctx context.Context, store server.Store, ws string, posters []*server.Poster, survey *feedback.Survey, clock *seedClock) error {
 	now := time.Now().UTC()
 	for i := range 40 {
 		at := feedback.NewTime(now.Add(-time.Duration(i) * 97 * time.Minute))
+		clock.Set(at.Time)
 		h := &feedback.HygieneSubmission{ID: feedback.NewIDAt(at.Time), Rating: 1 + rand.IntN(5), LocationID: posters[0].LocationID,
 			PosterID: posters[0].ID, Tags: []string{}, Language: "en", Source: feedback.SourceQR, CapturedAt: at}
 		if h.Rating <= 2 {
@@ -97,6 +127,7 @@ func seedSubmissions(ctx context.Context, store server.Store, ws string, posters
 	}
 	for i := range 8 {
 		at := feedback.NewTime(now.Add(-time.Duration(i) * 5 * time.Hour))
+		clock.Set(at.Time)
 		r := &feedback.ReviewResponse{ID: feedback.NewIDAt(at.Time), ReviewID: posters[1].ReviewID, LocationID: posters[1].LocationID,
 			PosterID: posters[1].ID, Rating: 3 + rand.IntN(3), Comment: fmt.Sprintf("Demo comment %d", i+1),
 			Language: "en", Source: feedback.SourceQR, CapturedAt: at}
@@ -106,6 +137,7 @@ func seedSubmissions(ctx context.Context, store server.Store, ws string, posters
 	}
 	for i := range 5 {
 		at := feedback.NewTime(now.Add(-time.Duration(i) * 7 * time.Hour))
+		clock.Set(at.Time)
 		r := &feedback.SurveyResponse{ID: feedback.NewIDAt(at.Time), SurveyID: survey.ID, LocationID: posters[2].LocationID,
 			PosterID: posters[2].ID, Answers: map[string]any{"overall": 4 + i%2, "return": true, "liked": []string{"staff"}},
 			Language: "en", Source: feedback.SourceQR, CapturedAt: at}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"path/filepath"
 	"regexp"
@@ -107,6 +108,11 @@ func TestDemoAndServe(t *testing.T) {
 	if n := len(visitorURL.FindAllStringSubmatch(again, -1)); n != 3 {
 		t.Errorf("a second demo run printed %d URLs; want the same 3 posters", n)
 	}
+	old := tok
+	tok = regexp.MustCompile(`fbk_[0-9A-Za-z]{40}`).FindString(again)
+	if tok == "" || tok == old {
+		t.Fatalf("the second demo run printed no new token:\n%s", again)
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
@@ -126,6 +132,15 @@ func TestDemoAndServe(t *testing.T) {
 	if err != nil || page.Meta.Total != 40 || len(page.Data) != 10 {
 		t.Fatalf("demo hygiene: %+v, %v", page, err)
 	}
+	for i, h := range page.Data {
+		if !h.CreatedAt.Equal(h.CapturedAt.Time) || i > 0 && !h.CapturedAt.Before(page.Data[i-1].CapturedAt.Time) {
+			t.Errorf("demo hygiene %d: captured %v, created %v; want stored when captured, newest first", i, h.CapturedAt, h.CreatedAt)
+		}
+	}
+	_, err = client.New("http://"+addr, old).Hygiene(ctx, feedback.ListParams{Page: 1, PerPage: 1})
+	if p := (*feedback.Problem)(nil); !errors.As(err, &p) || p.Code != feedback.ETokenRevoked {
+		t.Errorf("the first demo token after a second demo run: %v; want token_revoked", err)
+	}
 	for _, u := range urls {
 		sub := feedback.Submission{ID: feedback.NewID()}
 		rating := 4
@@ -143,5 +158,22 @@ func TestDemoAndServe(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("serve returned %v after shutdown", err)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	m := newTestMain(t, nil)
+	for _, arg := range []string{"--help", "-h", "help"} {
+		out := m.run(t, arg)
+		for _, want := range []string{"Commands:", "token create", "federation add", "demo", "Flags of serve", "-addr", "-web-dir", "FEEDBACK_BASE_URL"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("feedbackd %s lacks %q:\n%s", arg, want, out)
+			}
+		}
+	}
+	for _, args := range [][]string{{"demo", "-h"}, {"serve", "--help"}, {"token", "create", "-h"}} {
+		if err := m.Run(context.Background(), args); err != nil {
+			t.Errorf("feedbackd %s: %v; a request for help is not an error", strings.Join(args, " "), err)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -24,8 +25,20 @@ func NewMain() *Main {
 }
 
 // Run runs the subcommand named by args[0] (serve when args is empty or
-// starts with a flag).
+// starts with a flag). A request for help (-h, --help, help) prints the
+// usage to stdout and is not an error.
 func (m *Main) Run(ctx context.Context, args []string) error {
+	err := m.run(ctx, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // the flag set printed the command's flags
+	}
+	return err
+}
+
+func (m *Main) run(ctx context.Context, args []string) error {
+	if len(args) > 0 && isHelp(args[0]) {
+		return m.help()
+	}
 	if len(args) == 0 || (len(args[0]) > 0 && args[0][0] == '-') {
 		return m.serve(ctx, args)
 	}
@@ -44,9 +57,6 @@ func (m *Main) Run(ctx context.Context, args []string) error {
 		return m.user(ctx, args[1:])
 	case "federation":
 		return m.federation(ctx, args[1:])
-	case "help", "-h", "--help":
-		fmt.Fprint(m.Stdout, usage)
-		return nil
 	}
 	return fmt.Errorf("unknown command %q\n\n%s", args[0], usage)
 }
@@ -67,14 +77,36 @@ Commands:
   federation add --name N --issuer URL --client-id ID --client-secret S --domain D[,D] [--trust-mfa]
                                  sign in an organisation's domains through its OpenID
                                  provider; prints its id and the redirect URI to register
+  federation add --name N --saml-metadata FILE|--saml-metadata-url URL --domain D[,D] [--trust-mfa]
+                                 the same through a SAML 2.0 IdP; prints its id, our SP
+                                 metadata URL and the ACS URL to give the IdP
   federation list                list federations
   federation remove ID           remove a federation
   demo                           create a demo workspace; prints a token, URLs
                                  and a dashboard sign-in
 
 Every command takes --db (DATABASE_URL) and --secret-key (FEEDBACK_SECRET_KEY).
-Run "feedbackd COMMAND -h" for a command's flags.
+Run "feedbackd COMMAND -h" for a command's flags; "feedbackd -h" prints this.
 `
+
+func isHelp(arg string) bool {
+	switch arg {
+	case "help", "-h", "-help", "--help":
+		return true
+	}
+	return false
+}
+
+// help prints the commands, then the flags of serve, the default.
+func (m *Main) help() error {
+	fmt.Fprint(m.Stdout, usage)
+	fmt.Fprintln(m.Stdout, "\nFlags of serve (each also read from the environment variable named):")
+	fs := m.newFlags("serve")
+	fs.SetOutput(m.Stdout)
+	(&serveFlags{}).define(fs, m.Getenv)
+	fs.PrintDefaults()
+	return nil
+}
 
 // newFlags returns a flag set for a subcommand that writes its usage to
 // the Main's stderr and returns errors instead of exiting.

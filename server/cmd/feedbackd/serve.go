@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -30,27 +31,7 @@ type serveFlags struct {
 func (m *Main) parseServe(args []string) (*serveFlags, error) {
 	f := &serveFlags{}
 	fs := m.newFlags("serve")
-	f.register(fs, m.Getenv)
-	fs.StringVar(&f.addr, "addr", envOr(m.Getenv, "FEEDBACK_ADDR", ":8080"), "listen address (env FEEDBACK_ADDR)")
-	fs.StringVar(&f.baseURL, "base-url", m.Getenv("FEEDBACK_BASE_URL"),
-		"public URL used in poster links and sign-in: http:// only on loopback, https:// with --tls-proxy "+
-			"(env FEEDBACK_BASE_URL; default http://localhost:PORT)")
-	fs.BoolVar(&f.tlsProxy, "tls-proxy", strings.EqualFold(m.Getenv("FEEDBACK_TLS_PROXY"), "true"),
-		"a reverse proxy in front terminates TLS: the base URL is its https:// URL (env FEEDBACK_TLS_PROXY=true)")
-	fs.IntVar(&f.rateLimit, "rate-limit", envInt(m.Getenv, "FEEDBACK_RATE_LIMIT", 1000),
-		"API requests per minute per workspace (env FEEDBACK_RATE_LIMIT)")
-	fs.IntVar(&f.visitors.PerIP, "visitor-limit", envInt(m.Getenv, "FEEDBACK_VISITOR_LIMIT", 120),
-		"visitor page views and submissions per minute per client IP (env FEEDBACK_VISITOR_LIMIT)")
-	fs.IntVar(&f.visitors.PerPoster, "poster-limit", envInt(m.Getenv, "FEEDBACK_POSTER_LIMIT", 1200),
-		"visitor submissions per minute per poster (env FEEDBACK_POSTER_LIMIT)")
-	fs.StringVar(&f.webhookAllow, "webhook-allow", m.Getenv("FEEDBACK_WEBHOOK_ALLOW"),
-		"comma-separated CIDRs webhooks may reach over http or at private addresses (env FEEDBACK_WEBHOOK_ALLOW)")
-	fs.StringVar(&f.trustedNets, "trusted-proxies", m.Getenv("FEEDBACK_TRUSTED_PROXIES"),
-		"comma-separated CIDRs of proxies whose X-Forwarded-For is trusted (env FEEDBACK_TRUSTED_PROXIES)")
-	fs.StringVar(&f.webDir, "web-dir", envOr(m.Getenv, "FEEDBACK_WEB_DIR", "web"),
-		"directory of the WebAssembly build: app.wasm, .br, .gz (env FEEDBACK_WEB_DIR)")
-	f.registerOIDC(fs, m.Getenv)
-	fs.StringVar(&f.logLevel, "log-level", envOr(m.Getenv, "FEEDBACK_LOG_LEVEL", "info"), "debug, info, warn or error (env FEEDBACK_LOG_LEVEL)")
+	f.define(fs, m.Getenv)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -61,6 +42,31 @@ func (m *Main) parseServe(args []string) (*serveFlags, error) {
 		return nil, fmt.Errorf("--rate-limit must be at least 1")
 	}
 	return f, checkBaseURL(f.baseURL, f.tlsProxy)
+}
+
+// define adds the flags of serve to fs, with their environment defaults.
+func (f *serveFlags) define(fs *flag.FlagSet, getenv func(string) string) {
+	f.register(fs, getenv)
+	fs.StringVar(&f.addr, "addr", envOr(getenv, "FEEDBACK_ADDR", ":8080"), "listen address (env FEEDBACK_ADDR)")
+	fs.StringVar(&f.baseURL, "base-url", getenv("FEEDBACK_BASE_URL"),
+		"public URL used in poster links and sign-in: http:// only on loopback, https:// with --tls-proxy "+
+			"(env FEEDBACK_BASE_URL; default http://localhost:PORT)")
+	fs.BoolVar(&f.tlsProxy, "tls-proxy", strings.EqualFold(getenv("FEEDBACK_TLS_PROXY"), "true"),
+		"a reverse proxy in front terminates TLS: the base URL is its https:// URL (env FEEDBACK_TLS_PROXY=true)")
+	fs.IntVar(&f.rateLimit, "rate-limit", envInt(getenv, "FEEDBACK_RATE_LIMIT", 1000),
+		"API requests per minute per workspace (env FEEDBACK_RATE_LIMIT)")
+	fs.IntVar(&f.visitors.PerIP, "visitor-limit", envInt(getenv, "FEEDBACK_VISITOR_LIMIT", 120),
+		"visitor page views and submissions per minute per client IP (env FEEDBACK_VISITOR_LIMIT)")
+	fs.IntVar(&f.visitors.PerPoster, "poster-limit", envInt(getenv, "FEEDBACK_POSTER_LIMIT", 1200),
+		"visitor submissions per minute per poster (env FEEDBACK_POSTER_LIMIT)")
+	fs.StringVar(&f.webhookAllow, "webhook-allow", getenv("FEEDBACK_WEBHOOK_ALLOW"),
+		"comma-separated CIDRs webhooks may reach over http or at private addresses (env FEEDBACK_WEBHOOK_ALLOW)")
+	fs.StringVar(&f.trustedNets, "trusted-proxies", getenv("FEEDBACK_TRUSTED_PROXIES"),
+		"comma-separated CIDRs of proxies whose X-Forwarded-For is trusted (env FEEDBACK_TRUSTED_PROXIES)")
+	fs.StringVar(&f.webDir, "web-dir", envOr(getenv, "FEEDBACK_WEB_DIR", "web"),
+		"directory of the WebAssembly build: app.wasm, .br, .gz (env FEEDBACK_WEB_DIR)")
+	f.registerOIDC(fs, getenv)
+	fs.StringVar(&f.logLevel, "log-level", envOr(getenv, "FEEDBACK_LOG_LEVEL", "info"), "debug, info, warn or error (env FEEDBACK_LOG_LEVEL)")
 }
 
 // serve runs the service until ctx is done, then shuts down gracefully.

@@ -8,6 +8,10 @@
 // several packages may run at once: they build the template in turn,
 // under an advisory lock, and name it after a hash of the migrations.
 //
+// Each process that uses the template holds a shared advisory lock on it
+// until [Release] (call it from TestMain: [Main]), and the last one drops
+// it, so that a test run leaves no database behind.
+//
 // When the server cannot be reached, tests are skipped with one line,
 // unless CI=true or FEEDBACK_REQUIRE_POSTGRES=1, which make it a failure.
 package pgtest
@@ -37,8 +41,9 @@ type server struct {
 	base        *url.URL
 	admin       *pgxpool.Pool // on the base database: CREATE and DROP DATABASE
 	template    string
-	unreachable error // the server did not answer
-	err         error // it answered, but the template could not be made
+	use         *pgxpool.Conn // holds this process's use of the template
+	unreachable error         // the server did not answer
+	err         error         // it answered, but the template could not be made
 }
 
 var (
@@ -112,7 +117,31 @@ func setup() {
 	if srv.admin, srv.unreachable = connect(ctx, raw); srv.unreachable != nil {
 		return
 	}
-	srv.template, srv.err = makeTemplate(ctx, srv.admin, u)
+	srv.template, srv.use, srv.err = makeTemplate(ctx, srv.admin, u)
+}
+
+// Release ends this process's use of the template database, and drops
+// it when no other test process uses it, so that a test run leaves no
+// database behind. Call it after the tests of a package ([Main] does);
+// URL must not be called afterwards.
+func Release() {
+	if srv.use == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := release(ctx, srv.admin, srv.use, srv.template); err != nil {
+		fmt.Fprintf(os.Stderr, "pgtest: the template database %s stays: %v\n", srv.template, err)
+	}
+	srv.use = nil
+}
+
+// Main runs the tests of m, then [Release], and exits: the TestMain of a
+// package whose tests use PostgreSQL.
+func Main(m *testing.M) {
+	code := m.Run()
+	Release()
+	os.Exit(code)
 }
 
 // connect opens a small pool on the base database and checks that it

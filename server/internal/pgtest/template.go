@@ -11,8 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedbackhq/feedback/server/postgres"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/feedbackhq/feedback/server/postgres"
 )
 
 // Names of the databases pgtest makes. Test databases carry their
@@ -26,26 +28,67 @@ const (
 )
 
 // makeTemplate returns the name of the template database for the current
-// migrations, making it if no process has. It holds an advisory lock
-// meanwhile, so that concurrent test binaries make it once.
-func makeTemplate(ctx context.Context, admin *pgxpool.Pool, base *url.URL) (string, error) {
-	name := templatePrefix + migrationsHash()
+// migrations, making it if no process has, and the connection that holds
+// this process's use of it (a shared advisory lock, see [Release]). It
+// holds an advisory lock meanwhile, so that concurrent test binaries make
+// it once and none drops it while another starts to use it.
+func makeTemplate(ctx context.Context, admin *pgxpool.Pool, base *url.URL) (string, *pgxpool.Conn, error) {
+	hash := migrationsHash()
+	name := templatePrefix + hash
 	conn, err := admin.Acquire(ctx)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	defer conn.Release()
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, lockKey); err != nil {
-		return "", fmt.Errorf("lock: %w", err)
+		conn.Release()
+		return "", nil, fmt.Errorf("lock: %w", err)
 	}
 	defer conn.Exec(context.Background(), `SELECT pg_advisory_unlock($1)`, lockKey)
 	dropStale(ctx, admin)
-	var found bool
-	err = conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&found)
-	if err != nil || found {
-		return name, err
+	dropUnused(ctx, conn, admin, name)
+	if _, err = conn.Exec(ctx, `SELECT pg_advisory_lock_shared($1)`, useKey(hash)); err == nil {
+		var found bool
+		err = conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, name).Scan(&found)
+		if err == nil && !found {
+			err = build(ctx, admin, base, name)
+		}
 	}
-	return name, build(ctx, admin, base, name)
+	if err != nil {
+		conn.Release()
+		return "", nil, err
+	}
+	return name, conn, nil
+}
+
+// useKey is the advisory lock that every process using the template of
+// the migrations hash holds shared.
+func useKey(hash string) int64 {
+	n, _ := strconv.ParseUint(hash, 16, 64)
+	return int64(n >> 1)
+}
+
+// release ends this process's use of the template and drops it when no
+// other process uses it: under the lock of template making, it gives up
+// its shared lock and drops the template only if it can then take the
+// lock exclusively.
+func release(ctx context.Context, admin *pgxpool.Pool, conn *pgxpool.Conn, name string) error {
+	defer conn.Release()
+	key := useKey(strings.TrimPrefix(name, templatePrefix))
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, lockKey); err != nil {
+		return err
+	}
+	defer conn.Exec(context.Background(), `SELECT pg_advisory_unlock($1)`, lockKey)
+	var last bool
+	_, err := conn.Exec(ctx, `SELECT pg_advisory_unlock_shared($1)`, key)
+	if err == nil {
+		err = conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&last)
+	}
+	if err != nil || !last {
+		return err
+	}
+	defer conn.Exec(context.Background(), `SELECT pg_advisory_unlock($1)`, key)
+	_, err = admin.Exec(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`)
+	return err
 }
 
 // build migrates a new database and renames it to name once it is
@@ -90,6 +133,26 @@ func dropStale(ctx context.Context, admin *pgxpool.Pool) {
 	rows.Close()
 	for _, name := range stale {
 		_, _ = admin.Exec(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`)
+	}
+}
+
+// dropUnused drops the templates of other migrations (an older checkout's)
+// that no process uses, with conn holding the lock of template making.
+// Failures are ignored.
+func dropUnused(ctx context.Context, conn *pgxpool.Conn, admin *pgxpool.Pool, keep string) {
+	rows, err := admin.Query(ctx, `SELECT datname FROM pg_database WHERE datname LIKE 'feedback\_template\_%' AND datname <> $1`, keep)
+	if err != nil {
+		return
+	}
+	names, _ := pgx.CollectRows(rows, pgx.RowTo[string])
+	for _, name := range names {
+		key := useKey(strings.TrimSuffix(strings.TrimPrefix(name, templatePrefix), "_building"))
+		var free bool
+		if conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&free) != nil || !free {
+			continue
+		}
+		_, _ = admin.Exec(ctx, `DROP DATABASE IF EXISTS `+name+` WITH (FORCE)`)
+		_, _ = conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, key)
 	}
 }
 
