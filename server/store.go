@@ -232,8 +232,20 @@ type AuthStore interface {
 	// next.RefreshHash, so the caller sets no cookies. One retired earlier
 	// (a stolen cookie) revokes its session ("refresh token reused"),
 	// audits session.refresh_reused, and returns feedback.ETokenRevoked.
-	// An unknown, expired or revoked one is feedback.ENotFound.
+	// An unknown, expired or revoked one is feedback.ENotFound. The
+	// provider tokens of next replace the session's when not nil, and
+	// the renewal claim ends.
 	RotateSession(ctx context.Context, refresh []byte, next Rotation, grace time.Duration) (*Session, error)
+	// ClaimRenewal starts the renewal of the session whose current
+	// refresh hash is refresh: it returns the live session and true when
+	// this call claimed it, that is when no other claim on the session is
+	// younger than grace, so that only the claimant asks the identity
+	// provider for new tokens before it calls RotateSession. A session
+	// that a concurrent request claimed, or a refresh hash retired less
+	// than grace ago, returns the live session and false (renewed
+	// already or being renewed: go on without new cookies). A refresh hash
+	// retired earlier, unknown, expired or revoked: as RotateSession.
+	ClaimRenewal(ctx context.Context, refresh []byte, grace time.Duration) (*Session, bool, error)
 	// TouchSession sets last_seen_at and the client IP.
 	TouchSession(ctx context.Context, id string, at time.Time, ip string) error
 	// Sessions returns the user's live sessions (not revoked, refresh not

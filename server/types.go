@@ -135,16 +135,22 @@ type Session struct {
 	AMR              []string
 	IP               string
 	UserAgent        string
-	ProviderToken    []byte // the identity provider's refresh token, sealed; nil when none
+	ProviderToken    []byte     // the identity provider's refresh token, sealed; nil when none
+	ProviderIDToken  []byte     // the identity provider's latest ID token, sealed; nil when none
+	RenewingAt       *time.Time // when a renewal was claimed (AuthStore.ClaimRenewal) and not yet done
 	CreatedAt        time.Time
 	LastSeenAt       time.Time
 	RevokedAt        *time.Time
 	RevokedReason    string
 }
 
-// Rotation is the new access and refresh values of a session.
+// Rotation is the new access and refresh values of a session, and the
+// identity provider's new tokens, sealed, when it issued some (nil keeps
+// the session's).
 type Rotation struct {
 	AccessHash      []byte
 	AccessExpiresAt time.Time
 	RefreshHash     []byte
+	ProviderToken   []byte
+	ProviderIDToken []byte
 }

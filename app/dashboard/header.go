@@ -39,8 +39,10 @@ func navLink(id, href, text string, current bool) app.UI {
 	return app.Li().Body(a)
 }
 
-// renderSignOut is a form that posts to /auth/logout, as it would
-// without the wasm; the wasm sends it itself and stays on the page.
+// renderSignOut is a form that posts to /auth/logout. The browser
+// submits it itself, with or without the wasm: the answer sends it on to
+// the identity provider, which ends its own session too, and back to the
+// signed-out page (a fetch could not take the browser there).
 func (p *Page) renderSignOut() app.UI {
 	b := app.Button().ID("sign-out").Type("submit").Text("Sign out")
 	if p.leaving {
@@ -49,31 +51,12 @@ func (p *Page) renderSignOut() app.UI {
 	return app.Form().ID("sign-out-form").Method("post").Action("/auth/logout").OnSubmit(p.signOut).Body(b)
 }
 
-// signOut revokes the session through POST /auth/logout and shows the
-// signed-out view on this page. The server answers the post with a
-// redirect to the start page, which the browser's fetch does not follow
-// (app/browser asks for redirect: "error"), so the outcome is read from
-// GET /me: 401 means the session is gone.
+// signOut lets the browser submit the sign-out form once, and marks the
+// button while the browser leaves the page.
 func (p *Page) signOut(ctx app.Context, e app.Event) {
-	e.PreventDefault()
 	if p.leaving {
+		e.PreventDefault()
 		return
 	}
-	p.leaving, p.alert = true, ""
-	c, ui := p.context(), p.ui
-	ui.Async(func() {
-		_, _ = send(c, "POST", "/auth/logout", nil, nil)
-		err := call(c, "GET", "/me", nil)
-		ui.Dispatch(func(ctx app.Context) {
-			p.leaving = false
-			switch {
-			case isSignedOut(err):
-				p.toSignedOut(ctx, "You are signed out.")
-			case err != nil:
-				p.alert = "Signing out failed: " + err.Error()
-			default:
-				p.alert = "Signing out failed: your session is still active. Try again."
-			}
-		})
-	})
+	p.leaving = true
 }

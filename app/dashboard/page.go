@@ -34,7 +34,6 @@ type Page struct {
 	asking  bool   // GET /me is under way
 	problem string // why GET /me failed
 	reason  string // why the user is signed out, after they acted
-	alert   string // a failed sign-out
 	leaving bool   // a sign-out is under way
 
 	sessions  sessionList
@@ -146,7 +145,7 @@ func (p *Page) gotMe(ctx app.Context, me *feedback.Me, err error) {
 // toSignedOut shows the signed-out view, saying why when the user's own
 // action signed them out.
 func (p *Page) toSignedOut(ctx app.Context, reason string) {
-	p.status, p.me, p.reason, p.alert, p.sessions = signedOut, nil, reason, "", sessionList{}
+	p.status, p.me, p.reason, p.sessions = signedOut, nil, reason, sessionList{}
 	if reason != "" {
 		p.focusTitle(ctx)
 	}

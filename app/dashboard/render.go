@@ -53,12 +53,7 @@ func (p *Page) renderFailed() app.UI {
 }
 
 func (p *Page) renderReady() app.UI {
-	return app.Div().Body(
-		app.If(p.alert != "", func() app.UI {
-			return app.Div().ID("alert").Class("errors").Role("alert").Body(app.P().Text(p.alert))
-		}),
-		p.renderSection(),
-	)
+	return app.Div().Body(p.renderSection())
 }
 
 func (p *Page) renderSection() app.UI {

@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -76,17 +77,43 @@ func eachStore(t *testing.T, fn func(t *testing.T, open opener)) {
 // rig is feedbackd over TLS on 127.0.0.1 with sign-in through a zitadel
 // provider on http://localhost: two host names, as a
 // real deployment has, so that the cross-site callback is exercised.
+// (newEmbeddedRig signs in through the embedded provider instead.)
 type rig struct {
-	URL    string // the service, https://127.0.0.1:port
-	Issuer string // the provider, http://localhost:port
-	Store  server.Store
-	Keys   *secret.Keyring
-	Clock  *storetest.Clock
-	tls    http.RoundTripper
+	URL      string // the service, https://127.0.0.1:port
+	Issuer   string // the provider, http://localhost:port
+	Provider *oidctest.Provider
+	Store    server.Store
+	Keys     *secret.Keyring
+	Clock    *storetest.Clock
+	Tokens   *tokenLog // what the relying party and the provider say to each other
+	Log      *syncBuffer
+	tls      http.RoundTripper
+	embedded *embedded // nil unless newEmbeddedRig
+}
+
+// setup is what a test may change before its rig starts.
+type setup struct {
+	Provider oidctest.Client
+	Config   auth.Config
 }
 
 // newRig starts the provider and the service on a fresh database.
-func newRig(t *testing.T, open opener, mods ...func(*auth.Config)) *rig {
+func newRig(t *testing.T, open opener, mods ...func(*setup)) *rig {
+	r, hs := startRig(t, open)
+	st := setup{Provider: oidctest.Client{ID: clientID, Secret: clientSecret, Redirect: hs.URL + "/auth/callback",
+		PostLogout: hs.URL + "/auth/signed-out"}}
+	for _, m := range mods {
+		m(&st)
+	}
+	r.Provider = oidctest.New(t, st.Provider)
+	r.Issuer = r.Provider.Issuer
+	r.serve(hs, st.Config)
+	return r
+}
+
+// startRig starts the service's TLS server, without a handler yet, on a
+// fresh database.
+func startRig(t *testing.T, open opener) (*rig, *httptest.Server) {
 	clock := storetest.NewClock(time.Now())
 	keys, err := secret.ParseKeyring(secret.NewKey())
 	if err != nil {
@@ -95,21 +122,29 @@ func newRig(t *testing.T, open opener, mods ...func(*auth.Config)) *rig {
 	hs := httptest.NewUnstartedServer(nil)
 	hs.StartTLS()
 	t.Cleanup(hs.Close)
-	issuer := oidctest.Start(t, oidctest.Client{ID: clientID, Secret: clientSecret, Redirect: hs.URL + "/auth/callback"})
-	cfg := auth.Config{Issuer: issuer, ClientID: clientID, ClientSecret: clientSecret, RedirectURL: hs.URL + "/auth/callback"}
-	for _, m := range mods {
-		m(&cfg)
-	}
-	r := &rig{URL: hs.URL, Issuer: issuer, Store: open(t, clock.Now), Keys: keys, Clock: clock,
+	r := &rig{URL: hs.URL, Store: open(t, clock.Now), Keys: keys, Clock: clock, Log: &syncBuffer{},
 		tls: hs.Client().Transport}
+	r.Tokens = &tokenLog{next: http.DefaultTransport}
+	return r, hs
+}
+
+// serve gives hs the service's handler, signing in at r.Issuer with cfg
+// completed.
+func (r *rig) serve(hs *httptest.Server, cfg auth.Config) {
+	cfg.Issuer, cfg.ClientID, cfg.ClientSecret = r.Issuer, clientID, clientSecret
+	cfg.RedirectURL, cfg.PostLogoutURL = r.URL+"/auth/callback", r.URL+"/auth/signed-out"
+	cfg.HTTPClient = &http.Client{Transport: r.Tokens}
 	hs.Config.Handler = r.handler(r.Store, cfg)
-	return r
 }
 
 // handler is one feedbackd instance on store.
 func (r *rig) handler(store server.Store, cfg auth.Config) http.Handler {
-	return feedbackhttp.New(feedbackhttp.Config{Store: store, Keyring: r.Keys, RateLimit: 1000, Now: r.Clock.Now,
-		OIDC: cfg, BaseURL: r.URL}).Handler()
+	c := feedbackhttp.Config{Store: store, Keyring: r.Keys, RateLimit: 1000, Now: r.Clock.Now, OIDC: cfg, BaseURL: r.URL,
+		Logger: slog.New(slog.NewTextHandler(r.Log, nil))}
+	if r.embedded != nil {
+		c.IdP = r.embedded.p.Handler()
+	}
+	return feedbackhttp.New(c).Handler()
 }
 
 // browser is a client with a cookie jar that records every Set-Cookie.
@@ -168,6 +203,9 @@ func (r *rig) signIn(t *testing.T, b *browser, returnTo string) (int, string) {
 		t.Fatal(err)
 	}
 	page := readBody(t, res)
+	if r.embedded != nil {
+		return r.embedded.logIn(t, b, res, page)
+	}
 	m := hiddenID.FindStringSubmatch(page)
 	if m == nil || !strings.HasPrefix(res.Request.URL.String(), r.Issuer) {
 		t.Fatalf("the sign-in link led to %s, not the provider's login page:\n%s", res.Request.URL, page)

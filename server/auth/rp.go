@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -23,8 +22,13 @@ type Config struct {
 	ClientID     string
 	ClientSecret string
 	RedirectURL  string // {base}/auth/callback
-	// RequireMFA refuses a sign-in whose ID token names no second
-	// factor in amr.
+	// PostLogoutURL is where the provider's end_session_endpoint
+	// returns after a sign-out: {base}/auth/signed-out, registered at
+	// the provider as a post-logout redirect URI.
+	PostLogoutURL string
+	// RequireMFA asks the provider for a second factor in the
+	// authorization request (as its discovery document allows) and
+	// refuses a sign-in whose ID token names none in amr.
 	RequireMFA bool
 	// HTTPClient talks to the provider; nil means http.DefaultClient.
 	HTTPClient *http.Client
@@ -42,7 +46,19 @@ type RP struct {
 	provider *oidc.Provider
 	oauth    oauth2.Config
 	verifier *oidc.IDTokenVerifier
-	revoke   string // the revocation endpoint, "" when the provider has none
+	meta     metadata
+	mfa      []oauth2.AuthCodeOption // the authorization request's parameters asking for a second factor
+}
+
+// metadata is what the relying party reads from the provider's
+// discovery document beyond go-oidc's endpoints; empty strings and lists
+// mean the provider does not offer it.
+type metadata struct {
+	Revocation      string   `json:"revocation_endpoint"`
+	EndSession      string   `json:"end_session_endpoint"`
+	ACRValues       []string `json:"acr_values_supported"`
+	ClaimsParameter bool     `json:"claims_parameter_supported"`
+	Claims          []string `json:"claims_supported"`
 }
 
 // NewRP returns a relying party for cfg.
@@ -66,13 +82,12 @@ type Identity struct {
 	Name    string
 	AMR     []string
 	// RefreshToken is the provider's refresh token, if it gave one; the
-	// session keeps it (sealed) to revoke it at sign-out.
+	// session keeps it (sealed) to renew it hourly and to revoke it.
 	RefreshToken string
+	// IDToken is the raw ID token, which the session keeps (sealed) for
+	// the id_token_hint of a sign-out.
+	IDToken string
 }
-
-// ErrSignIn is wrapped by every refusal of a callback, whose message is
-// meant for the person signing in.
-var ErrSignIn = errors.New("sign-in refused")
 
 func (rp *RP) ctx(ctx context.Context) context.Context {
 	if rp.cfg.HTTPClient != nil {
@@ -92,11 +107,12 @@ func (rp *RP) discover(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("auth: discover %s: %w", rp.cfg.Issuer, err)
 	}
-	var meta struct {
-		Revocation string `json:"revocation_endpoint"`
-	}
+	var meta metadata
 	_ = p.Claims(&meta)
-	rp.provider, rp.revoke = p, meta.Revocation
+	rp.provider, rp.meta = p, meta
+	if rp.cfg.RequireMFA {
+		rp.mfa = mfaRequest(meta)
+	}
 	rp.verifier = p.Verifier(&oidc.Config{ClientID: rp.cfg.ClientID})
 	rp.oauth = oauth2.Config{ClientID: rp.cfg.ClientID, ClientSecret: rp.cfg.ClientSecret, Endpoint: p.Endpoint(),
 		RedirectURL: rp.cfg.RedirectURL, Scopes: []string{oidc.ScopeOpenID, "email", "profile", oidc.ScopeOfflineAccess}}
@@ -111,55 +127,62 @@ func (rp *RP) Begin(ctx context.Context, returnTo string, now time.Time) (string
 	}
 	l := &Login{State: random(), Nonce: random(), Verifier: oauth2.GenerateVerifier(), ReturnTo: returnTo,
 		Expires: now.Add(LoginTTL)}
-	u := rp.oauth.AuthCodeURL(l.State, oidc.Nonce(l.Nonce), oauth2.S256ChallengeOption(l.Verifier))
-	return u, l, nil
+	opts := append([]oauth2.AuthCodeOption{oidc.Nonce(l.Nonce), oauth2.S256ChallengeOption(l.Verifier)}, rp.mfa...)
+	return rp.oauth.AuthCodeURL(l.State, opts...), l, nil
 }
 
 // Finish completes the sign-in of l with the callback's query: it checks
 // state, exchanges the code with the PKCE verifier, and verifies the ID
 // token (signature, issuer, audience, expiry, nonce) and, when required,
-// a second factor.
+// a second factor. A sign-in refused after the exchange has its refresh
+// token revoked at the provider. Refusals are *SignInError.
 func (rp *RP) Finish(ctx context.Context, l *Login, q url.Values, now time.Time) (*Identity, error) {
 	if e := q.Get("error"); e != "" {
-		return nil, fmt.Errorf("%w: the identity provider answered %s %s", ErrSignIn, e, q.Get("error_description"))
+		return nil, providerError(e, q.Get("error_description"))
 	}
 	if l == nil || now.After(l.Expires) {
-		return nil, fmt.Errorf("%w: this sign-in took too long or was started in another browser; start again", ErrSignIn)
+		return nil, refuse("This sign-in took too long or was started in another browser; start again.", nil)
 	}
 	if q.Get("state") == "" || q.Get("state") != l.State {
-		return nil, fmt.Errorf("%w: the sign-in answer does not belong to this browser (state mismatch)", ErrSignIn)
+		return nil, refuse("The sign-in answer does not belong to this browser (state mismatch); start again.", nil)
 	}
 	if err := rp.discover(ctx); err != nil {
 		return nil, err
 	}
 	tok, idt, err := Redeem(rp.ctx(ctx), &rp.oauth, rp.verifier, q.Get("code"), l.Verifier, l.Nonce)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrSignIn, err)
+		return nil, err
 	}
-	id, err := rp.identity(idt, tok.RefreshToken)
+	id, err := rp.identity(idt, tok)
 	if err == nil && id.Email == "" {
 		err = rp.userInfo(ctx, tok, id)
 	}
-	return id, err
+	if err != nil {
+		if rerr := rp.Revoke(ctx, tok.RefreshToken); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("revoking the refused sign-in's refresh token: %w", rerr))
+		}
+		return nil, err
+	}
+	return id, nil
 }
 
 // Redeem exchanges code with the PKCE verifier and verifies the ID token
 // it brings (signature, issuer, audience, expiry) and its nonce: the end
 // of an authorization code flow, for the dashboard's sign-in and for the
 // embedded provider's federation alike. ctx carries the HTTP client
-// (oidc.ClientContext).
+// (oidc.ClientContext). Its errors are *SignInError.
 func Redeem(ctx context.Context, conf *oauth2.Config, v *oidc.IDTokenVerifier, code, verifier, nonce string) (*oauth2.Token, *oidc.IDToken, error) {
 	tok, err := conf.Exchange(ctx, code, oauth2.VerifierOption(verifier))
 	if err != nil {
-		return nil, nil, fmt.Errorf("the code could not be exchanged: %v", err)
+		return nil, nil, refuse("The identity provider did not complete this sign-in (its code could not be exchanged); start again.", err)
 	}
 	raw, _ := tok.Extra("id_token").(string)
 	idt, err := v.Verify(ctx, raw)
 	if err != nil {
-		return nil, nil, fmt.Errorf("the ID token is not valid: %v", err)
+		return nil, nil, refuse("The identity provider's answer could not be verified; start again.", err)
 	}
 	if idt.Nonce != nonce {
-		return nil, nil, errors.New("the ID token was not issued for this sign-in (nonce mismatch)")
+		return nil, nil, refuse("The identity provider's answer was not for this sign-in (nonce mismatch); start again.", nil)
 	}
 	return tok, idt, nil
 }
@@ -172,7 +195,8 @@ func (rp *RP) userInfo(ctx context.Context, tok *oauth2.Token, id *Identity) err
 		return fmt.Errorf("auth: userinfo: %w", err)
 	}
 	if info.Subject != id.Subject {
-		return fmt.Errorf("%w: the userinfo subject differs from the ID token's", ErrSignIn)
+		return refuse("The identity provider's answers disagree about who you are; start again.",
+			errors.New("the userinfo subject differs from the ID token's"))
 	}
 	var c struct {
 		Name string `json:"name"`
@@ -186,68 +210,22 @@ func (rp *RP) userInfo(ctx context.Context, tok *oauth2.Token, id *Identity) err
 }
 
 // identity reads the claims of a verified ID token.
-func (rp *RP) identity(idt *oidc.IDToken, refresh string) (*Identity, error) {
+func (rp *RP) identity(idt *oidc.IDToken, tok *oauth2.Token) (*Identity, error) {
 	var c struct {
 		Email string   `json:"email"`
 		Name  string   `json:"name"`
 		AMR   []string `json:"amr"`
 	}
 	if err := idt.Claims(&c); err != nil {
-		return nil, fmt.Errorf("%w: the ID token's claims: %v", ErrSignIn, err)
+		return nil, refuse("The identity provider's answer could not be read; start again.", err)
 	}
 	if rp.cfg.RequireMFA && !HasSecondFactor(c.AMR) {
-		return nil, fmt.Errorf("%w: your organisation requires a second factor, and this sign-in used %s only; "+
-			"set up a one-time code at your identity provider and sign in again", ErrSignIn, strings.Join(orNone(c.AMR), ", "))
+		return nil, refuse("Your organisation requires a second factor, and this sign-in used "+
+			strings.Join(orNone(c.AMR), ", ")+" only; set up a one-time code at your identity provider and sign in again.", nil)
 	}
+	raw, _ := tok.Extra("id_token").(string)
 	return &Identity{Issuer: idt.Issuer, Subject: idt.Subject, Email: c.Email, Name: c.Name, AMR: c.AMR,
-		RefreshToken: refresh}, nil
-}
-
-// secondFactors are the RFC 8176 methods that prove more than a
-// password.
-var secondFactors = []string{"mfa", "otp", "hwk", "swk", "sms", "tel", "fpt", "face", "iris", "retina", "vbm", "sc"}
-
-// HasSecondFactor reports whether amr names a second factor.
-func HasSecondFactor(amr []string) bool {
-	return slices.ContainsFunc(amr, func(m string) bool { return slices.Contains(secondFactors, m) })
-}
-
-func orNone(amr []string) []string {
-	if len(amr) == 0 {
-		return []string{"no reported method"}
-	}
-	return amr
-}
-
-// Revoke revokes a provider refresh token (RFC 7009) when the provider
-// has a revocation endpoint; it does nothing otherwise.
-func (rp *RP) Revoke(ctx context.Context, token string) error {
-	if token == "" {
-		return nil
-	}
-	if err := rp.discover(ctx); err != nil || rp.revoke == "" {
-		return err
-	}
-	form := url.Values{"token": {token}, "token_type_hint": {"refresh_token"}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rp.revoke, strings.NewReader(form.Encode()))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.SetBasicAuth(url.QueryEscape(rp.cfg.ClientID), url.QueryEscape(rp.cfg.ClientSecret))
-	c := rp.cfg.HTTPClient
-	if c == nil {
-		c = http.DefaultClient
-	}
-	res, err := c.Do(req)
-	if err != nil {
-		return err
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("auth: revocation answered %d", res.StatusCode)
-	}
-	return nil
+		RefreshToken: tok.RefreshToken, IDToken: raw}, nil
 }
 
 // random returns 32 random bytes in base64url.

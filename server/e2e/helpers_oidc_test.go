@@ -33,7 +33,8 @@ func startSignInServer(t *testing.T) *server {
 	addr := freeAddr(t)
 	s := &server{t: t, addr: addr, base: "http://" + addr,
 		db: filepath.Join(dir, "feedback.db"), log: filepath.Join(dir, "feedbackd.log")}
-	issuer := oidctest.Start(t, oidctest.Client{ID: opClientID, Secret: opClientSecret, Redirect: s.base + "/auth/callback"})
+	issuer := oidctest.Start(t, oidctest.Client{ID: opClientID, Secret: opClientSecret, Redirect: s.base + "/auth/callback",
+		PostLogout: s.base + "/auth/signed-out"})
 	s.seed()
 	s.startWith(env.webA, "--oidc-issuer", issuer, "--oidc-client-id", opClientID, "--oidc-client-secret", opClientSecret)
 	t.Cleanup(func() {

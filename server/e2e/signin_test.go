@@ -28,7 +28,9 @@ const (
 // workspace, choose Sign in, log in at the identity provider, land on
 // the dashboard, open Settings > Security, revoke the session of another
 // device (signed in beforehand from a second browser context), and sign
-// out.
+// out, which ends the provider's own session too: choosing Sign in again
+// asks for the password (on a shared computer, the next person must not
+// get in without it).
 func TestSignIn(t *testing.T) {
 	needBrowser(t)
 	t.Parallel()
@@ -79,7 +81,7 @@ func TestSignIn(t *testing.T) {
 	}
 
 	b.do(chromedp.Click(chromedp.ID("sign-out")))
-	b.waitFor("the signed-out view after signing out", signInLink, 30*time.Second)
+	b.waitFor("the signed-out page after signing out", `location.pathname === "/auth/signed-out" && `+signInLink, 30*time.Second)
 	b.waitText("You are signed out.", 5*time.Second)
 	if status := eval[int](b, `fetch("/api/v1/me").then((r) => r.status)`); status != 401 {
 		t.Errorf("after signing out /api/v1/me answers %d", status)
@@ -87,10 +89,23 @@ func TestSignIn(t *testing.T) {
 	if got := sessionCookies(b, s.base); len(got) != 0 {
 		t.Errorf("session cookies after signing out: %q", got)
 	}
+	if href := eval[string](b, signInLink+`.getAttribute("href")`); href != "/auth/login?return_to=%2Fsettings%2Fsecurity" {
+		t.Errorf("the signed-out page's Sign in link goes to %q", href)
+	}
 	b.do(chromedp.Navigate(s.base + demoDashboard))
 	b.waitWasm()
 	b.waitFor("the signed-out view on a fresh load", signInLink, 30*time.Second)
 	t.Logf("signed out after %v", time.Since(start).Round(time.Millisecond))
+
+	b.do(chromedp.Click(chromedp.ID("sign-in")))
+	b.waitFor("the provider's login page, asking for the password again",
+		`document.getElementById("op-password") || location.pathname === "/w/demo/"`, 30*time.Second)
+	if eval[string](b, `location.pathname`) == demoDashboard {
+		t.Fatalf("Sign in after Sign out went back to the dashboard without asking for the password")
+	}
+	providerLogin(b)
+	b.waitFor("the dashboard after signing in again",
+		`document.getElementById("user-email")?.textContent === `+jsString(opEmail), 60*time.Second)
 }
 
 // providerLogin types the test user's credentials into the provider's

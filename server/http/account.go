@@ -73,16 +73,26 @@ func sessionView(s server.Session, current string) feedback.Session {
 }
 
 // handleRevokeSession handles "DELETE /sessions/{id}": the session ends
-// at once, on every instance (each request reads it from the store).
-// Revoking the current one also clears its cookies.
+// at once, on every instance (each request reads it from the store), and
+// its provider refresh token is revoked (RFC 7009). Revoking the current
+// one also clears its cookies.
 func (s *Server) handleRevokeSession(w http.ResponseWriter, r *http.Request) error {
 	p := principalOf(r.Context())
 	id, err := pathID(r, "id")
 	if err != nil {
 		return err
 	}
+	live, err := s.store.Sessions(r.Context(), p.UserID)
+	if err != nil {
+		return err
+	}
 	if err := s.store.RevokeSession(r.Context(), p.UserID, id, "revoked from Active sessions"); err != nil {
 		return err
+	}
+	for i := range live {
+		if live[i].ID == id {
+			s.sessions.RevokeAtProvider(r.Context(), &live[i])
+		}
 	}
 	if id == p.SessionID {
 		s.sessions.Clear(w)

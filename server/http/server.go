@@ -112,7 +112,7 @@ func New(cfg Config) *Server {
 	if cfg.OIDC.Enabled() {
 		s.rp = auth.NewRP(cfg.OIDC)
 	}
-	s.sessions = &auth.Sessions{Store: cfg.Store, Now: s.now}
+	s.sessions = &auth.Sessions{Store: cfg.Store, Now: s.now, RP: s.rp, Keys: cfg.Keyring, Log: s.log}
 	s.cop = http.NewCrossOriginProtection()
 	s.wasm = loadWasm(cfg.WebDir)
 	pwa.Register()

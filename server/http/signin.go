@@ -19,6 +19,7 @@ func (s *Server) registerSignInRoutes(r chi.Router) {
 	r.Get("/auth/login", s.handleSignIn)
 	r.Get("/auth/callback", s.handleCallback)
 	r.Post("/auth/logout", s.handleSignOut)
+	r.Get(signedOutPath, s.handleSignedOut)
 	r.Get("/auth/invite/{code}", s.handleInviteAccept)
 }
 
@@ -55,9 +56,6 @@ func (s *Server) handleSignIn(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, u, http.StatusFound)
 }
 
-// providerTokenAAD binds a sealed provider refresh token to its purpose.
-var providerTokenAAD = []byte("provider-refresh-token")
-
 // handleCallback handles "GET /auth/callback": it verifies the sign-in,
 // records the user, starts a session and answers a page that continues
 // to the dashboard. The page is a 200, not a redirect: the session
@@ -80,11 +78,7 @@ func (s *Server) handleCallback(w http.ResponseWriter, r *http.Request) {
 		s.refuseSignIn(w, r, err)
 		return
 	}
-	var sealed []byte
-	if id.RefreshToken != "" {
-		sealed = s.keys.Seal([]byte(id.RefreshToken), providerTokenAAD)
-	}
-	ses, err := s.sessions.Start(r.Context(), w, u, id.AMR, s.clientIP(r), r.UserAgent(), sealed)
+	ses, err := s.sessions.Start(r.Context(), w, u, id, s.clientIP(r), r.UserAgent())
 	if err != nil {
 		s.refuseSignIn(w, r, err)
 		return
@@ -99,11 +93,13 @@ func (s *Server) handleCallback(w http.ResponseWriter, r *http.Request) {
 	s.signInPage(w, http.StatusOK, "You are signed in.", back)
 }
 
-// refuseSignIn answers a failed callback with a readable page.
+// refuseSignIn answers a failed callback with a readable page; what
+// went wrong underneath goes to the log.
 func (s *Server) refuseSignIn(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(err, auth.ErrSignIn) {
+	var refused *auth.SignInError
+	if errors.As(err, &refused) {
 		s.log.InfoContext(r.Context(), "sign-in refused", "err", err)
-		s.signInPage(w, http.StatusBadRequest, err.Error(), "/auth/login")
+		s.signInPage(w, http.StatusBadRequest, refused.Message, "/auth/login")
 		return
 	}
 	s.log.ErrorContext(r.Context(), "sign-in", "err", err)
@@ -112,25 +108,62 @@ func (s *Server) refuseSignIn(w http.ResponseWriter, r *http.Request, err error)
 
 // handleSignOut handles "POST /auth/logout": it revokes the session at
 // once, and the provider's refresh token (RFC 7009) when the provider
-// supports it, clears the cookies and returns to the page the form was
-// on (the workspace, now offering Sign in), or the start page.
+// supports it, and clears the cookies. Then it sends the browser to the
+// provider's end_session_endpoint, when it has one, to end the
+// provider's own session there too (RP-initiated logout, with the
+// session's ID token as id_token_hint), which returns it to
+// /auth/signed-out; without one, straight to /auth/signed-out. The page
+// the form was on travels as the state, for the page's Sign in link.
+// The way to the provider is a page that goes on at once, not a
+// redirect: the dashboard's Content-Security-Policy (form-action 'self')
+// would stop a form's redirect to another site.
 func (s *Server) handleSignOut(w http.ResponseWriter, r *http.Request) {
 	if err := s.cop.Check(r); err != nil {
 		s.signInPage(w, http.StatusForbidden, "Sign out from the dashboard itself.", "/")
 		return
 	}
-	if ses, err := s.sessions.Authenticate(w, r); err == nil {
-		if err := s.store.RevokeSession(r.Context(), ses.UserID, ses.ID, "signed out"); err != nil {
-			s.log.ErrorContext(r.Context(), "sign-out", "err", err)
-		}
-		s.revokeAtProvider(r, ses)
-		if u, err := s.store.User(r.Context(), ses.UserID); err == nil {
-			r = r.WithContext(withPrincipal(r.Context(), &principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
-		}
-		s.audit(r, nil, feedback.AuditSignOut, "session:"+ses.ID, nil)
+	ses, err := s.sessions.Authenticate(w, r)
+	if err == nil {
+		s.endSession(r, ses)
+	} else {
+		ses = nil
 	}
 	s.sessions.Clear(w)
-	http.Redirect(w, r, backTo(r), http.StatusSeeOther)
+	back := backTo(r)
+	if end := s.sessions.LogoutURL(r.Context(), ses, back); end != "" {
+		s.renderSignIn(w, http.StatusOK, signInData{Title: "Signing out",
+			Message: "You are signed out here; your identity provider signs you out next.",
+			Next:    end, Link: "Continue to your identity provider", LinkID: "end-session", Continue: true})
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, signedOutPath+"?"+url.Values{"state": {back}}.Encode(), http.StatusSeeOther)
+}
+
+// endSession revokes a signed-out session, here and at the provider, and
+// audits it.
+func (s *Server) endSession(r *http.Request, ses *server.Session) {
+	if err := s.store.RevokeSession(r.Context(), ses.UserID, ses.ID, "signed out"); err != nil {
+		s.log.ErrorContext(r.Context(), "sign-out", "err", err)
+	}
+	s.sessions.RevokeAtProvider(r.Context(), ses)
+	if u, err := s.store.User(r.Context(), ses.UserID); err == nil {
+		r = r.WithContext(withPrincipal(r.Context(), &principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
+	}
+	s.audit(r, nil, feedback.AuditSignOut, "session:"+ses.ID, nil)
+}
+
+// signedOutPath is where a sign-out ends: the provider's
+// post_logout_redirect_uri.
+const signedOutPath = "/auth/signed-out"
+
+// handleSignedOut handles "GET /auth/signed-out?state=PATH": the page
+// that says the user is signed out, with a link to sign in again and
+// come back to PATH (when safeReturn accepts it).
+func (s *Server) handleSignedOut(w http.ResponseWriter, r *http.Request) {
+	back := safeReturn(r.URL.Query().Get("state"))
+	s.renderSignIn(w, http.StatusOK, signInData{Title: "Signed out", Message: "You are signed out.",
+		Next: "/auth/login?" + url.Values{"return_to": {back}}.Encode(), Link: "Sign in again", LinkID: "sign-in"})
 }
 
 // backTo returns the page a form was posted from, when it is one of
@@ -143,35 +176,36 @@ func backTo(r *http.Request) string {
 	return safeReturn(ref.Path)
 }
 
-// revokeAtProvider revokes the session's provider refresh token.
-func (s *Server) revokeAtProvider(r *http.Request, ses *server.Session) {
-	if s.rp == nil || ses.ProviderToken == nil {
-		return
-	}
-	tok, err := s.keys.Open(ses.ProviderToken, providerTokenAAD)
-	if err == nil {
-		err = s.rp.Revoke(r.Context(), string(tok))
-	}
-	if err != nil {
-		s.log.WarnContext(r.Context(), "revoke at provider", "err", err)
-	}
-}
-
 var signInTemplate = template.Must(template.New("signin").Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 {{if .Continue}}<meta http-equiv="refresh" content="0;url={{.Next}}">{{end}}
-<title>Sign in · Feedback</title><link rel="stylesheet" href="/web/style.css"></head>
+<title>{{.Title}} · Feedback</title><link rel="stylesheet" href="/web/style.css"></head>
 <body><main class="signin"><h1>Feedback</h1><p role="status">{{.Message}}</p>
-<p><a href="{{.Next}}">{{if .Continue}}Continue{{else}}Try again{{end}}</a></p></main></body></html>`))
+<p><a {{with .LinkID}}id="{{.}}" {{end}}href="{{.Next}}">{{.Link}}</a></p></main></body></html>`))
+
+// signInData fills signInTemplate.
+type signInData struct {
+	Title, Message string
+	Next           string // the link's target: a path that safeReturn accepted, or a fixed one
+	Link, LinkID   string // its text and id
+	Continue       bool   // follow the link at once
+}
 
 // signInPage answers a small page with message and a link to next
-// (a path that safeReturn accepted, or a fixed one).
+// (a path that safeReturn accepted, or a fixed one): Continue on a 200,
+// which goes on at once, and Try again otherwise.
 func (s *Server) signInPage(w http.ResponseWriter, status int, message, next string) {
+	d := signInData{Title: "Sign in", Message: message, Next: next, Link: "Try again"}
+	if status == http.StatusOK {
+		d.Link, d.Continue = "Continue", true
+	}
+	s.renderSignIn(w, status, d)
+}
+
+// renderSignIn writes signInTemplate with d.
+func (s *Server) renderSignIn(w http.ResponseWriter, status int, d signInData) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_ = signInTemplate.Execute(w, struct {
-		Message, Next string
-		Continue      bool
-	}{message, next, status == http.StatusOK})
+	_ = signInTemplate.Execute(w, d)
 }

@@ -3,12 +3,14 @@ package idp
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/feedbackhq/feedback/server/auth"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/sqlstore"
 )
@@ -24,12 +26,12 @@ type authRequest struct {
 	accountID                               string     // set by the password step
 	passwordAt, authTime                    *time.Time // authTime: the sign-in is complete
 	amr                                     []string
+	mfaRequested                            bool // the client asked for a second factor (acr_values)
 }
 
 var _ op.AuthRequest = (*authRequest)(nil)
 
 func (a *authRequest) GetID() string                      { return a.id }
-func (a *authRequest) GetACR() string                     { return "" }
 func (a *authRequest) GetAMR() []string                   { return a.amr }
 func (a *authRequest) GetAudience() []string              { return []string{a.clientID} }
 func (a *authRequest) GetClientID() string                { return a.clientID }
@@ -41,6 +43,15 @@ func (a *authRequest) GetScopes() []string                { return a.scopes }
 func (a *authRequest) GetState() string                   { return a.state }
 func (a *authRequest) GetSubject() string                 { return a.accountID }
 func (a *authRequest) Done() bool                         { return a.authTime != nil }
+
+// GetACR returns the class of a sign-in with a second factor,
+// auth.MFAClass, and "" for others.
+func (a *authRequest) GetACR() string {
+	if auth.HasSecondFactor(a.amr) {
+		return auth.MFAClass
+	}
+	return ""
+}
 
 func (a *authRequest) GetAuthTime() time.Time {
 	if a.authTime == nil {
@@ -54,14 +65,14 @@ func (a *authRequest) GetCodeChallenge() *oidc.CodeChallenge {
 }
 
 const authRequestColumns = `id, client_id, redirect_uri, scopes, state, nonce, response_type, response_mode,
-	code_challenge, code_challenge_method, account_id, password_at, auth_time, amr`
+	code_challenge, code_challenge_method, account_id, password_at, auth_time, amr, mfa_requested`
 
 func scanAuthRequest(row sqlstore.Row) (*authRequest, error) {
 	a := &authRequest{}
 	var scopes, amr, responseType, responseMode string
 	err := row.Scan(&a.id, &a.clientID, &a.redirectURI, &scopes, &a.state, &a.nonce, &responseType,
 		&responseMode, &a.challenge, &a.challengeMethod, sqlstore.OptString{S: &a.accountID}, atOpt(&a.passwordAt),
-		atOpt(&a.authTime), &amr)
+		atOpt(&a.authTime), &amr, &a.mfaRequested)
 	if err != nil {
 		return nil, orNotFound(err)
 	}
@@ -72,7 +83,8 @@ func scanAuthRequest(row sqlstore.Row) (*authRequest, error) {
 
 // CreateAuthRequest stores a validated authorization request. It
 // requires PKCE with S256 and refuses prompt=none: every sign-in shows
-// the login page.
+// the login page. Acr values that ask for a second factor
+// (auth.IsMFAClass) make the sign-in require one.
 func (s *storage) CreateAuthRequest(ctx context.Context, r *oidc.AuthRequest, _ string) (_ op.AuthRequest, err error) {
 	if len(r.Prompt) == 1 && r.Prompt[0] == oidc.PromptNone {
 		return nil, oidc.ErrLoginRequired()
@@ -85,12 +97,13 @@ func (s *storage) CreateAuthRequest(ctx context.Context, r *oidc.AuthRequest, _ 
 	now := s.p.now()
 	a := &authRequest{id: newID(), clientID: r.ClientID, redirectURI: r.RedirectURI, state: r.State, nonce: r.Nonce,
 		scopes: r.Scopes, responseType: r.ResponseType, responseMode: r.ResponseMode,
-		challenge: r.CodeChallenge, challengeMethod: string(r.CodeChallengeMethod)}
+		challenge: r.CodeChallenge, challengeMethod: string(r.CodeChallengeMethod),
+		mfaRequested: slices.ContainsFunc(r.ACRValues, auth.IsMFAClass)}
 	_, err = s.p.cfg.DB.Exec(ctx, `INSERT INTO idp_auth_requests (id, client_id, redirect_uri, scopes, state, nonce,
-		response_type, response_mode, code_challenge, code_challenge_method, amr, created_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '', $11, $12)`,
+		response_type, response_mode, code_challenge, code_challenge_method, amr, mfa_requested, created_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, '', $11, $12, $13)`,
 		a.id, a.clientID, a.redirectURI, strings.Join(a.scopes, " "), a.state, a.nonce, string(a.responseType),
-		string(a.responseMode), a.challenge, a.challengeMethod, now, now.Add(authRequestTTL))
+		string(a.responseMode), a.challenge, a.challengeMethod, a.mfaRequested, now, now.Add(authRequestTTL))
 	if err != nil {
 		return nil, err
 	}

@@ -5,9 +5,9 @@
 // The protocol is github.com/zitadel/oidc/v3/pkg/op; this package gives it
 // storage in the service's database (tables idp_*, migration 00006) and
 // the pages a person sees: the login page (email and password, then a
-// one-time code when the account has TOTP or the organisation requires a
-// second factor) and the set-password page that [Provider.CreateAccount]
-// links to.
+// one-time code when the account has TOTP, or the organisation or the
+// client requires a second factor) and the set-password page that
+// [Provider.CreateAccount] links to.
 //
 // An organisation may sign in through its own OpenID provider instead: a
 // [Federation] (tables idp_federation*, migration 00007) names its
@@ -90,5 +90,11 @@
 //     it expires, so that an assertion counts once.
 //   - The provider keeps no browser session: every authorization shows
 //     the login page, prompt=none is refused, and a logout (end_session)
-//     revokes the account's tokens at the client.
+//     revokes the tokens of the one sign-in that its id_token_hint names
+//     by the ID token's sid (a hash of the sign-in's id), so that the
+//     account's sign-ins on other devices go on.
+//   - A client may ask for a second factor with acr_values naming the
+//     PAPE multi-factor class, which the discovery document advertises
+//     (acr_values_supported): the sign-in then requires one whatever the
+//     organisation's setting, and its ID token's acr is that class.
 package idp

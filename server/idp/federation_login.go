@@ -173,18 +173,18 @@ func takeBound[T any](p *Provider, w http.ResponseWriter, r *http.Request, value
 }
 
 // finishFederated completes sign-in a of the account of id, which it
-// makes on a first sign-in, unless the organisation requires a second
-// factor that f does not vouch for.
+// makes on a first sign-in, unless the organisation or the client
+// requires a second factor that f does not vouch for.
 func (p *Provider) finishFederated(w http.ResponseWriter, r *http.Request, a *authRequest, f *Federation, id *upstreamIdentity) {
 	ctx := r.Context()
-	required, err := p.mfaRequired(ctx)
+	required, err := p.secondFactorRequired(ctx, a)
 	if err != nil {
 		p.internalError(w, r, err)
 		return
 	}
 	if required && !id.passesMFA(f) {
 		p.message(w, http.StatusForbidden, "Two-step verification required",
-			"Your organisation requires two-step verification, and signing in with "+f.Name+
+			"Signing in here requires two-step verification, and signing in with "+f.Name+
 				" did not confirm a second factor here.",
 			"Ask an administrator to let "+f.Name+" vouch for two-step verification, or for a set-up link "+
 				"that adds an authenticator app to your account.")

@@ -56,13 +56,15 @@ type flow struct {
 	last                   page
 }
 
-// start opens the authorization URL; the browser lands on the login page.
-func (e *env) start(r *rp) *flow {
+// start opens the authorization URL, with opts' parameters; the browser
+// lands on the login page.
+func (e *env) start(r *rp, opts ...oauth2.AuthCodeOption) *flow {
 	e.t.Helper()
 	jar, _ := cookiejar.New(nil)
 	f := &flow{e: e, rp: r, browser: &http.Client{Jar: jar}, state: oauth2.GenerateVerifier(),
 		nonce: oauth2.GenerateVerifier(), verifier: oauth2.GenerateVerifier()}
-	u := r.oauth.AuthCodeURL(f.state, oidc.Nonce(f.nonce), oauth2.S256ChallengeOption(f.verifier))
+	opts = append(opts, oidc.Nonce(f.nonce), oauth2.S256ChallengeOption(f.verifier))
+	u := r.oauth.AuthCodeURL(f.state, opts...)
 	f.last = f.do(http.NewRequest(http.MethodGet, u, nil))
 	if f.last.status != http.StatusOK || !strings.HasSuffix(f.last.url.Path, "/idp/login") {
 		e.t.Fatalf("authorize ended at %d %s: %s", f.last.status, f.last.url, f.last.body)

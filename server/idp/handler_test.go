@@ -3,6 +3,8 @@ package idp_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/go-chi/chi/v5"
@@ -25,6 +27,25 @@ func TestHandlerMounts(t *testing.T) {
 					t.Errorf("%s: GET %s: %d %s", name, path, rec.Code, rec.Body)
 				}
 			}
+		}
+	})
+}
+
+// TestCrossOriginPost: a form posted to a page from another site is
+// refused with a page that says so in words, not net/http's text.
+func TestCrossOriginPost(t *testing.T) {
+	eachStore(t, func(t *testing.T, db *database) {
+		e := newEnv(t, db, 1)
+		req := httptest.NewRequest(http.MethodPost, "/idp/login?authRequestID=x",
+			strings.NewReader(url.Values{"email": {email}, "password": {password}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		rec := httptest.NewRecorder()
+		e.p().Handler().ServeHTTP(rec, req)
+		body := rec.Body.String()
+		if rec.Code != http.StatusForbidden || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") ||
+			!strings.Contains(body, "sent from another site") || strings.Contains(body, "cross-origin request detected") {
+			t.Errorf("a cross-site post answered %d %s:\n%s", rec.Code, rec.Header().Get("Content-Type"), body)
 		}
 	})
 }

@@ -111,10 +111,11 @@ func (p *Provider) passwordStep(w http.ResponseWriter, r *http.Request, a *authR
 }
 
 // afterPassword finishes sign-in a of acct, or asks for its one-time
-// code, or refuses it when the organisation requires a second factor
-// that acct has not enrolled. The right password refunds its attempt;
-// the failures of the address are forgotten only when the sign-in is
-// complete, so that it does not reset the count of wrong codes.
+// code, or refuses it when the organisation or the client requires a
+// second factor that acct has not enrolled. The right password refunds
+// its attempt; the failures of the address are forgotten only when the
+// sign-in is complete, so that it does not reset the count of wrong
+// codes.
 func (p *Provider) afterPassword(w http.ResponseWriter, r *http.Request, a *authRequest, acct *account, att *attempt) {
 	ctx := r.Context()
 	if acct.totpSecret != nil {
@@ -127,7 +128,7 @@ func (p *Provider) afterPassword(w http.ResponseWriter, r *http.Request, a *auth
 		})
 		return
 	}
-	required, err := p.mfaRequired(ctx)
+	required, err := p.secondFactorRequired(ctx, a)
 	if err == nil {
 		err = p.refund(ctx, att, !required)
 	}
@@ -137,7 +138,7 @@ func (p *Provider) afterPassword(w http.ResponseWriter, r *http.Request, a *auth
 	}
 	if required {
 		p.message(w, http.StatusForbidden, "Two-step verification required",
-			"Your organisation requires two-step verification, and your account has no authenticator app yet.",
+			"Signing in here requires two-step verification, and your account has no authenticator app yet.",
 			"Ask an administrator for a set-up link: it lets you set your password and add an authenticator app. "+
 				"Then sign in again.")
 		return

@@ -17,6 +17,7 @@ const (
 	signedOutPath = "/signed-out"
 	stylePath     = "/idp.css"
 	callbackPath  = "/authorize/callback" // op's, where a finished sign-in continues
+	discoveryPath = "/.well-known/openid-configuration"
 )
 
 // maxForm caps the body of a page's form.
@@ -63,6 +64,17 @@ func (p *Provider) render(w http.ResponseWriter, status int, name string, d page
 // message writes a page of a title and paragraphs.
 func (p *Provider) message(w http.ResponseWriter, status int, title string, lines ...string) {
 	p.render(w, status, "message", pageData{Title: title, Lines: lines})
+}
+
+// crossOrigin writes the page of a form that another site posted, or
+// that a browser posted to an origin other than the one it shows (the
+// service's base URL does not match the address in the browser).
+func (p *Provider) crossOrigin(w http.ResponseWriter, r *http.Request) {
+	p.log.InfoContext(r.Context(), "idp: a cross-origin form post was refused", "path", r.URL.Path,
+		"origin", r.Header.Get("Origin"), "sec_fetch_site", r.Header.Get("Sec-Fetch-Site"))
+	p.message(w, http.StatusForbidden, "Sign-in refused",
+		"This form was sent from another site, so it was refused.",
+		"Go back to the application and sign in again from there.")
 }
 
 // internalError logs err and writes a page that says nothing of it.
@@ -117,7 +129,9 @@ func (p *Provider) routes(o http.Handler) http.Handler {
 	pg.HandleFunc("GET "+signedOutPath, p.handleSignedOut)
 	pg.HandleFunc("GET "+federationCallbackPath, p.handleFederationCallback)
 	pg.HandleFunc("GET "+stylePath, serveStyle)
-	pages := pageHeaders(http.NewCrossOriginProtection().Handler(pg))
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(p.crossOrigin))
+	pages := pageHeaders(cop.Handler(pg))
 	mux := http.NewServeMux()
 	for _, path := range []string{loginPath, passwordPath, signedOutPath, stylePath, federationCallbackPath} {
 		mux.Handle(path, pages)
@@ -126,6 +140,7 @@ func (p *Provider) routes(o http.Handler) http.Handler {
 	// The IdP posts to the ACS from its own site: no cross-origin
 	// protection there, the RelayState and its cookie bind the response.
 	mux.Handle("POST "+samlACSPath, pageHeaders(http.HandlerFunc(p.handleSAMLACS)))
+	mux.Handle("GET "+discoveryPath, discovery(o))
 	mux.Handle("/", o)
 	return http.StripPrefix(p.prefix, mux)
 }

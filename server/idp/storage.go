@@ -48,8 +48,15 @@ func (s *storage) SetUserinfoFromScopes(context.Context, *oidc.UserInfo, string,
 	return nil
 }
 
-// SetUserinfoFromRequest sets the claims of an ID token.
+// SetUserinfoFromRequest sets the claims of an ID token, and its sid:
+// the sign-in it descends from, which a logout's id_token_hint names.
 func (s *storage) SetUserinfoFromRequest(ctx context.Context, info *oidc.UserInfo, r op.IDTokenRequest, scopes []string) error {
+	switch r := r.(type) {
+	case *authRequest:
+		info.AppendClaims("sid", sessionID(r.id))
+	case *refreshRequest:
+		info.AppendClaims("sid", sessionID(r.authRequestID))
+	}
 	return s.p.setUserinfo(ctx, info, r.GetSubject(), scopes)
 }
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/sqlstore"
-	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // refreshPrefix starts every refresh token, so that a leaked one is
@@ -181,21 +180,9 @@ func (s *storage) RevokeToken(ctx context.Context, tokenID, _, clientID string) 
 	return nil
 }
 
-// TerminateSession revokes every token of an account at a client: the
-// provider keeps no browser session of its own, so that is all a logout
-// ends.
-func (s *storage) TerminateSession(ctx context.Context, accountID, clientID string) error {
-	if _, ok := feedback.ParseUUID(accountID); !ok {
-		return nil // no id_token_hint: nobody to sign out
-	}
-	err := s.db().InTx(ctx, func(tx sqlstore.Conn) error {
-		return deleteTokens(ctx, tx, "account_id = $1 AND client_id = $2", accountID, clientID)
-	})
-	if err != nil {
-		return tokenError(err)
-	}
-	return nil
-}
+// TerminateSession is op's logout without the request; op calls
+// TerminateSessionFromRequest instead, which ends one sign-in.
+func (s *storage) TerminateSession(context.Context, string, string) error { return nil }
 
 // deleteTokens deletes the access and refresh tokens that match where.
 func deleteTokens(ctx context.Context, tx sqlstore.Conn, where string, args ...any) error {

@@ -143,6 +143,7 @@ func TestEndSession(t *testing.T) {
 		e := newEnv(t, db, 1)
 		e.account(email, password)
 		r := e.rp()
+		other := e.signIn(r, email, password) // on another device
 		s := e.signIn(r, email, password)
 		var meta struct {
 			EndSession string `json:"end_session_endpoint"`
@@ -160,6 +161,9 @@ func TestEndSession(t *testing.T) {
 		wantInvalidGrant(t, "the refresh token after logout", err)
 		if r.userinfo(s.token) {
 			t.Error("the access token still works after logout")
+		}
+		if _, err := r.refresh(other.token.RefreshToken); err != nil {
+			t.Errorf("the logout ended the account's sign-in on another device too: %v", err)
 		}
 
 		p = f.do(http.NewRequest(http.MethodGet, meta.EndSession, nil))

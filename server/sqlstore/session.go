@@ -11,7 +11,7 @@ import (
 )
 
 const sessionColumns = "id, user_id, access_hash, access_expires_at, refresh_hash, refresh_expires_at, rotated_at, " +
-	"amr, ip, user_agent, provider_token, created_at, last_seen_at, revoked_at, revoked_reason"
+	"amr, ip, user_agent, provider_token, provider_id_token, renewing_at, created_at, last_seen_at, revoked_at, revoked_reason"
 
 // CreateSession stores a new session.
 func (s *Store) CreateSession(ctx context.Context, ses *server.Session) (err error) {
@@ -22,12 +22,12 @@ func (s *Store) CreateSession(ctx context.Context, ses *server.Session) (err err
 	now := s.now()
 	ses.ID = s.newID(ses.ID)
 	ses.CreatedAt, ses.LastSeenAt, ses.RotatedAt = now, now, now
-	ses.RevokedAt, ses.RevokedReason = nil, ""
+	ses.RevokedAt, ses.RevokedReason, ses.RenewingAt = nil, "", nil
 	return s.db.InTx(ctx, func(tx Conn) error {
 		_, err := tx.Exec(ctx, `INSERT INTO sessions (`+sessionColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, NULL, '')`,
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, NULL, $13, $14, NULL, '')`,
 			ses.ID, ses.UserID, ses.AccessHash, utc(ses.AccessExpiresAt), ses.RefreshHash, utc(ses.RefreshExpiresAt), now,
-			strings.Join(ses.AMR, " "), ses.IP, ses.UserAgent, ses.ProviderToken, now, now)
+			strings.Join(ses.AMR, " "), ses.IP, ses.UserAgent, blobArg(ses.ProviderToken), blobArg(ses.ProviderIDToken), now, now)
 		return createError(err, "user", ses.UserID)
 	})
 }
@@ -39,35 +39,81 @@ func (s *Store) SessionByAccess(ctx context.Context, hash []byte) (_ *server.Ses
 	return ses, orNotFound(err, "session", "")
 }
 
-// RotateSession swaps a live session's access and refresh values, or
-// tells a reused refresh value from a concurrent renewal (see
-// server.AuthStore).
+// RotateSession swaps a live session's access and refresh values, and
+// its provider tokens when next has new ones, or tells a reused refresh
+// value from a concurrent renewal (see server.AuthStore).
 func (s *Store) RotateSession(ctx context.Context, refresh []byte, next server.Rotation, grace time.Duration) (ses *server.Session, err error) {
 	defer wrap(&err, "RotateSession")
 	now := s.now()
-	stolen := false
+	var current, stolen bool
 	err = s.db.InTx(ctx, func(tx Conn) error {
-		ses, err = one(scanSession(tx.QueryRow(ctx, `SELECT `+sessionColumns+` FROM sessions
-			WHERE refresh_hash = $1`+s.dialect.ForUpdate, refresh)))
-		if errors.Is(err, ErrNoRows) {
-			ses, stolen, err = s.retiredRefresh(ctx, tx, refresh, now, grace)
+		ses, current, stolen, err = s.renewable(ctx, tx, refresh, now, grace)
+		if err != nil || !current {
 			return err
-		}
-		if err != nil {
-			return err
-		}
-		if !live(ses, now) {
-			return notFound("session", ses.ID)
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO retired_refresh (hash, session_id, retired_at) VALUES ($1, $2, $3)`, refresh, ses.ID, now)
 		if err != nil {
 			return err
 		}
-		ses.AccessHash, ses.AccessExpiresAt, ses.RefreshHash, ses.RotatedAt = next.AccessHash, utc(next.AccessExpiresAt), next.RefreshHash, now
-		_, err = tx.Exec(ctx, `UPDATE sessions SET access_hash = $2, access_expires_at = $3, refresh_hash = $4, rotated_at = $5
-			WHERE id = $1`, ses.ID, ses.AccessHash, ses.AccessExpiresAt, ses.RefreshHash, now)
+		rotate(ses, next, now)
+		_, err = tx.Exec(ctx, `UPDATE sessions SET access_hash = $2, access_expires_at = $3, refresh_hash = $4, rotated_at = $5,
+			provider_token = $6, provider_id_token = $7, renewing_at = NULL WHERE id = $1`,
+			ses.ID, ses.AccessHash, ses.AccessExpiresAt, ses.RefreshHash, now, blobArg(ses.ProviderToken), blobArg(ses.ProviderIDToken))
 		return err
 	})
+	return renewed(ses, stolen, err)
+}
+
+// rotate applies next to ses.
+func rotate(ses *server.Session, next server.Rotation, now time.Time) {
+	ses.AccessHash, ses.AccessExpiresAt, ses.RefreshHash, ses.RotatedAt = next.AccessHash, utc(next.AccessExpiresAt), next.RefreshHash, now
+	if next.ProviderToken != nil {
+		ses.ProviderToken = next.ProviderToken
+	}
+	if next.ProviderIDToken != nil {
+		ses.ProviderIDToken = next.ProviderIDToken
+	}
+	ses.RenewingAt = nil
+}
+
+// ClaimRenewal claims the renewal of the live session whose current
+// refresh value is refresh (see server.AuthStore).
+func (s *Store) ClaimRenewal(ctx context.Context, refresh []byte, grace time.Duration) (ses *server.Session, claimed bool, err error) {
+	defer wrap(&err, "ClaimRenewal")
+	now := s.now()
+	var current, stolen bool
+	err = s.db.InTx(ctx, func(tx Conn) error {
+		ses, current, stolen, err = s.renewable(ctx, tx, refresh, now, grace)
+		if err != nil || !current || (ses.RenewingAt != nil && now.Sub(*ses.RenewingAt) < grace) {
+			return err
+		}
+		claimed, ses.RenewingAt = true, &now
+		_, err = tx.Exec(ctx, `UPDATE sessions SET renewing_at = $2 WHERE id = $1`, ses.ID, now)
+		return err
+	})
+	ses, err = renewed(ses, stolen, err)
+	return ses, claimed && err == nil, err
+}
+
+// renewable returns, locked in tx, the session of a refresh value:
+// current when refresh is its current value and it is live; otherwise
+// as retiredRefresh. An expired or revoked session is not found.
+func (s *Store) renewable(ctx context.Context, tx Conn, refresh []byte, now time.Time, grace time.Duration) (ses *server.Session, current, stolen bool, err error) {
+	ses, err = one(scanSession(tx.QueryRow(ctx, `SELECT `+sessionColumns+` FROM sessions
+		WHERE refresh_hash = $1`+s.dialect.ForUpdate, refresh)))
+	if errors.Is(err, ErrNoRows) {
+		ses, stolen, err = s.retiredRefresh(ctx, tx, refresh, now, grace)
+		return ses, false, stolen, err
+	}
+	if err == nil && !live(ses, now) {
+		err = notFound("session", ses.ID)
+	}
+	return ses, err == nil, false, err
+}
+
+// renewed is the answer of a renewal: the theft of a stolen refresh value,
+// or ses unless err.
+func renewed(ses *server.Session, stolen bool, err error) (*server.Session, error) {
 	if err == nil && stolen {
 		return nil, feedback.Errorf(feedback.ETokenRevoked,
 			"This sign-in was used elsewhere after it was renewed, so it was ended; sign in again.")
@@ -164,9 +210,18 @@ func scanSession(r Row) (server.Session, error) {
 	var amr string
 	err := r.Scan(&ses.ID, &ses.UserID, &ses.AccessHash, atTime(&ses.AccessExpiresAt), &ses.RefreshHash,
 		atTime(&ses.RefreshExpiresAt), atTime(&ses.RotatedAt), &amr, &ses.IP, &ses.UserAgent, &ses.ProviderToken,
-		atTime(&ses.CreatedAt), atTime(&ses.LastSeenAt), atOptTime(&ses.RevokedAt), &ses.RevokedReason)
+		&ses.ProviderIDToken, atOptTime(&ses.RenewingAt), atTime(&ses.CreatedAt), atTime(&ses.LastSeenAt), atOptTime(&ses.RevokedAt), &ses.RevokedReason)
 	ses.AMR = strings.Fields(amr)
 	return ses, err
+}
+
+// blobArg returns a nullable BLOB argument: b, or nil (SQL NULL) when
+// b is nil.
+func blobArg(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return b
 }
 
 // utc returns t as stores keep it: UTC, microseconds.

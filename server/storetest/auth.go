@@ -67,6 +67,7 @@ func testAuth(t *testing.T, h harness) {
 		}
 	})
 	h.run(t, "Session", testSessionRotation)
+	h.run(t, "SessionRenewalClaim", testRenewalClaim)
 	h.run(t, "Audit", testAudit)
 	h.run(t, "Members", testMembers)
 }
@@ -128,6 +129,64 @@ func testSessionRotation(t *testing.T, f *fixture) {
 	wantCode(t, err, feedback.ENotFound) // expired
 	if list, _ := f.s.Sessions(f.ctx(), u.ID); len(list) != 0 {
 		t.Errorf("an expired session is listed")
+	}
+}
+
+// testRenewalClaim: of concurrent renewals only the first claims the
+// session; the rotation keeps or replaces the provider tokens and ends
+// the claim; an abandoned claim lapses after the grace.
+func testRenewalClaim(t *testing.T, f *fixture) {
+	const grace = 30 * time.Second
+	u := f.user("ada")
+	s := &server.Session{UserID: u.ID, AccessHash: []byte("a1"), AccessExpiresAt: f.clock.Now().Add(time.Hour),
+		RefreshHash: []byte("r1"), RefreshExpiresAt: f.clock.Now().Add(30 * 24 * time.Hour),
+		ProviderToken: []byte("sealed-refresh"), ProviderIDToken: []byte("sealed-id")}
+	f.must(f.s.CreateSession(f.ctx(), s))
+	f.clock.Add(2 * time.Hour)
+	first, claimed, err := f.s.ClaimRenewal(f.ctx(), []byte("r1"), grace)
+	f.must(err)
+	if !claimed || first.ID != s.ID || string(first.ProviderToken) != "sealed-refresh" || string(first.ProviderIDToken) != "sealed-id" {
+		t.Fatalf("the first claim: %v %+v", claimed, first)
+	}
+	second, claimed, err := f.s.ClaimRenewal(f.ctx(), []byte("r1"), grace)
+	f.must(err)
+	if claimed || second.ID != s.ID {
+		t.Errorf("a concurrent claim: claimed %v, %+v; want the session, not claimed", claimed, second)
+	}
+	next := server.Rotation{AccessHash: []byte("a2"), AccessExpiresAt: f.clock.Now().Add(time.Hour), RefreshHash: []byte("r2"),
+		ProviderToken: []byte("sealed-refresh-2")}
+	rotated, err := f.s.RotateSession(f.ctx(), []byte("r1"), next, grace)
+	f.must(err)
+	if string(rotated.ProviderToken) != "sealed-refresh-2" || string(rotated.ProviderIDToken) != "sealed-id" || rotated.RenewingAt != nil {
+		t.Errorf("after the rotation: %+v; want the new provider token, the old ID token, no claim", rotated)
+	}
+	got, err := f.s.SessionByAccess(f.ctx(), []byte("a2"))
+	f.must(err)
+	if string(got.ProviderToken) != "sealed-refresh-2" || string(got.ProviderIDToken) != "sealed-id" || got.RenewingAt != nil {
+		t.Errorf("the stored session after the rotation: %+v", got)
+	}
+	late, claimed, err := f.s.ClaimRenewal(f.ctx(), []byte("r1"), grace)
+	f.must(err)
+	if claimed || string(late.RefreshHash) != "r2" {
+		t.Errorf("a claim with the value just rotated out: claimed %v, %+v; want the live session, not claimed", claimed, late)
+	}
+	_, claimed, err = f.s.ClaimRenewal(f.ctx(), []byte("r2"), grace)
+	f.must(err)
+	f.clock.Add(grace)
+	again, reclaimed, err := f.s.ClaimRenewal(f.ctx(), []byte("r2"), grace)
+	f.must(err)
+	if !claimed || !reclaimed || again.ID != s.ID {
+		t.Errorf("a claim abandoned for the grace was not claimable again (%v, %v)", claimed, reclaimed)
+	}
+	_, _, err = f.s.ClaimRenewal(f.ctx(), []byte("r1"), grace)
+	wantCode(t, err, feedback.ETokenRevoked) // a stolen cookie
+	_, _, err = f.s.ClaimRenewal(f.ctx(), []byte("r2"), grace)
+	wantCode(t, err, feedback.ENotFound) // its session is revoked
+	_, _, err = f.s.ClaimRenewal(f.ctx(), []byte("unknown"), grace)
+	wantCode(t, err, feedback.ENotFound)
+	f.session(u, "b1", "q1")
+	if got, _ := f.s.SessionByAccess(f.ctx(), []byte("b1")); got == nil || got.ProviderToken != nil || got.ProviderIDToken != nil {
+		t.Errorf("a session without provider tokens reads back as %+v", got)
 	}
 }
 

@@ -32,7 +32,7 @@ func embeddedProvider(ctx context.Context, store server.Store, keys *secret.Keyr
 	clientSecret := base64.RawURLEncoding.EncodeToString(keys.Derive("embedded-idp-dashboard-client"))
 	p, err := idp.New(ctx, idp.Config{Issuer: base + "/idp", DB: sq.SQL(), Keys: keys, Insecure: strings.HasPrefix(base, "http://"), Logger: log,
 		Clients: []idp.Client{{ID: dashboardClient, Secret: clientSecret, RedirectURIs: []string{base + "/auth/callback"},
-			PostLogoutRedirectURIs: []string{base + "/"}}}})
+			PostLogoutRedirectURIs: []string{base + "/auth/signed-out"}}}})
 	return p, clientSecret, err
 }
 
@@ -55,7 +55,7 @@ func useEmbeddedProvider(ctx context.Context, cfg *feedbackhttp.Config) error {
 	issuer := cfg.BaseURL + "/idp"
 	cfg.IdP = p.Handler()
 	cfg.OIDC = auth.Config{Issuer: issuer, ClientID: dashboardClient, ClientSecret: clientSecret,
-		RedirectURL: cfg.BaseURL + "/auth/callback", RequireMFA: cfg.OIDC.RequireMFA,
+		RedirectURL: cfg.BaseURL + "/auth/callback", PostLogoutURL: cfg.BaseURL + "/auth/signed-out", RequireMFA: cfg.OIDC.RequireMFA,
 		HTTPClient: &http.Client{Transport: auth.LocalTransport{Prefix: issuer, Handler: p.Handler()}}}
 	return nil
 }

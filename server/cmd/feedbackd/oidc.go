@@ -22,9 +22,14 @@ func (f *serveFlags) registerOIDC(fs *flag.FlagSet, getenv func(string) string) 
 }
 
 // oidcRedirect fills the redirect URL of a configured provider from
-// the base URL.
+// the base URL, and the post-logout redirect URL, which the provider
+// must have registered too.
 func oidcRedirect(c *auth.Config, baseURL string) {
-	if c.Issuer != "" && c.RedirectURL == "" {
+	if c.Issuer == "" {
+		return
+	}
+	if c.RedirectURL == "" {
 		c.RedirectURL = strings.TrimRight(baseURL, "/") + "/auth/callback"
 	}
+	c.PostLogoutURL = strings.TrimRight(baseURL, "/") + "/auth/signed-out"
 }

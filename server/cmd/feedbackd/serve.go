@@ -22,6 +22,7 @@ type serveFlags struct {
 	addr, baseURL, logLevel   string
 	webDir                    string
 	webhookAllow, trustedNets string
+	tlsProxy                  bool
 	rateLimit                 int
 	visitors                  feedbackhttp.VisitorLimits
 	oidc                      auth.Config
@@ -40,7 +41,7 @@ func (m *Main) parseServe(args []string) (*serveFlags, error) {
 	if f.rateLimit < 1 {
 		return nil, fmt.Errorf("--rate-limit must be at least 1")
 	}
-	return f, nil
+	return f, checkBaseURL(f.baseURL, f.tlsProxy)
 }
 
 // define adds the flags of serve to fs, with their environment defaults.
@@ -48,7 +49,10 @@ func (f *serveFlags) define(fs *flag.FlagSet, getenv func(string) string) {
 	f.register(fs, getenv)
 	fs.StringVar(&f.addr, "addr", envOr(getenv, "FEEDBACK_ADDR", ":8080"), "listen address (env FEEDBACK_ADDR)")
 	fs.StringVar(&f.baseURL, "base-url", getenv("FEEDBACK_BASE_URL"),
-		"public URL used in poster links (env FEEDBACK_BASE_URL; default http://localhost:PORT)")
+		"public URL used in poster links and sign-in: http:// only on loopback, https:// with --tls-proxy "+
+			"(env FEEDBACK_BASE_URL; default http://localhost:PORT)")
+	fs.BoolVar(&f.tlsProxy, "tls-proxy", strings.EqualFold(getenv("FEEDBACK_TLS_PROXY"), "true"),
+		"a reverse proxy in front terminates TLS: the base URL is its https:// URL (env FEEDBACK_TLS_PROXY=true)")
 	fs.IntVar(&f.rateLimit, "rate-limit", envInt(getenv, "FEEDBACK_RATE_LIMIT", 1000),
 		"API requests per minute per workspace (env FEEDBACK_RATE_LIMIT)")
 	fs.IntVar(&f.visitors.PerIP, "visitor-limit", envInt(getenv, "FEEDBACK_VISITOR_LIMIT", 120),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -71,11 +72,26 @@ func TestEmbeddedProviderSignIn(t *testing.T) {
 		t.Errorf("GET /api/v1/me after signing in: %d %s", me.status, me.body)
 	}
 
+	// Sign out passes the embedded provider's end_session, which knows
+	// our signed-out page as the dashboard client's post-logout URI.
+	out := send(t, c, base+"/auth/logout", nil)
+	end := regexp.MustCompile(`<a id="end-session" href="([^"]+)"`).FindStringSubmatch(out.body)
+	if end == nil || !strings.HasPrefix(html.UnescapeString(end[1]), base+"/idp/end_session?") {
+		t.Fatalf("sign-out answered %d:\n%s", out.status, out.body)
+	}
+	if p := fetch(t, c, html.UnescapeString(end[1])); p.status != http.StatusOK || !strings.HasPrefix(p.url, base+"/auth/signed-out?") ||
+		!strings.Contains(p.body, "You are signed out.") {
+		t.Errorf("the provider's end_session ended at %d %s:\n%s", p.status, p.url, p.body)
+	}
+	if me := fetch(t, c, base+"/api/v1/me"); me.status != http.StatusUnauthorized {
+		t.Errorf("GET /api/v1/me after signing out: %d", me.status)
+	}
+
 	// The demo's account signs in with the password the demo printed.
-	out := m.run(t, "demo", "--base-url", base)
-	pw := regexp.MustCompile(`password: (\S+)`).FindStringSubmatch(out)
-	if pw == nil || !strings.Contains(out, base+"/w/demo/") {
-		t.Fatalf("demo printed no dashboard sign-in:\n%s", out)
+	out = answer{body: m.run(t, "demo", "--base-url", base)}
+	pw := regexp.MustCompile(`password: (\S+)`).FindStringSubmatch(out.body)
+	if pw == nil || !strings.Contains(out.body, base+"/w/demo/") {
+		t.Fatalf("demo printed no dashboard sign-in:\n%s", out.body)
 	}
 	jar, _ = cookiejar.New(nil)
 	c = &http.Client{Jar: localhostJar{jar}}

@@ -1,16 +1,19 @@
 // Package oidctest serves a real OpenID provider for tests: zitadel/oidc's
 // op package over its example storage (users in memory) with a minimal
-// login form, on http://localhost:PORT. The tests of the relying party,
-// the embedded provider's federation and the browser end to end sign in
-// through it.
+// login form, on http://localhost:PORT. Like a real identity provider it
+// keeps a browser session: once signed in, a browser is signed in again
+// without the form until the session ends through end_session. The tests
+// of the relying party, the embedded provider's federation and the browser
+// end to end sign in through it.
 package oidctest
 
 import (
-	"context"
 	"crypto/sha256"
-	"html/template"
 	"net"
 	"net/http"
+	"net/url"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/zitadel/oidc/v3/example/server/storage"
@@ -26,88 +29,95 @@ const (
 	Email    = "test-user@zitadel.ch"
 )
 
-// Client is the registration of the party under test.
+// Client is the registration of the party under test, and what the
+// provider advertises to it.
 type Client struct {
 	ID, Secret string
 	Redirect   string
+	// PostLogout, when set, is the registered post_logout_redirect_uri.
+	PostLogout string
 	// AMR, when set, replaces the example's ["pwd"] in ID tokens.
 	AMR []string
+	// ACRValues, when set, are advertised as acr_values_supported, and
+	// ClaimsParameter advertises claims_parameter_supported. The provider
+	// records such requests (Authorizations) but does not act on them.
+	ACRValues       []string
+	ClaimsParameter bool
+	// NoEndSession leaves end_session_endpoint out of the discovery
+	// document, as providers without RP-initiated logout do.
+	NoEndSession bool
 }
+
+// Provider is a running test provider.
+type Provider struct {
+	Issuer string
+
+	st     *storage.Storage
+	users  storage.UserStore
+	c      Client
+	cookie string // the name of the browser session's cookie
+
+	mu       sync.Mutex
+	sessions map[string]browserSession // by cookie value
+	requests []url.Values              // the authorization requests' parameters
+}
+
+// browserSession is a signed-in browser: the credentials it gave, to
+// sign it in again.
+type browserSession struct{ userID, username, password string }
 
 // Start serves a provider with c registered and returns its issuer; it
 // closes when tb ends. (The example's own SetupServer writes a
 // package-level default, which races when tests start providers in
 // parallel.)
-func Start(tb testing.TB, c Client) string {
+func Start(tb testing.TB, c Client) string { return New(tb, c).Issuer }
+
+// New serves a provider with c registered, as Start does.
+func New(tb testing.TB, c Client) *Provider {
 	tb.Helper()
 	ln, err := net.Listen("tcp", "localhost:0")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	issuer := "http://localhost:" + port
-	st := storage.NewStorageWithClients(storage.NewUserStore(issuer),
+	p := &Provider{Issuer: "http://localhost:" + port, c: c, cookie: "oidctest_" + port, sessions: map[string]browserSession{}}
+	p.users = storage.NewUserStore(p.Issuer)
+	p.st = storage.NewStorageWithClients(p.users,
 		map[string]*storage.Client{c.ID: storage.WebClient(c.ID, c.Secret, c.Redirect)})
-	var s op.Storage = st
-	if c.AMR != nil {
-		s = amrStorage{st, c.AMR}
-	}
-	p, err := op.NewProvider(&op.Config{CryptoKey: sha256.Sum256([]byte(tb.Name())), CodeMethodS256: true,
+	o, err := op.NewProvider(&op.Config{CryptoKey: sha256.Sum256([]byte(tb.Name())), CodeMethodS256: true,
 		AuthMethodPost: true, GrantTypeRefreshToken: true, SupportedUILocales: []language.Tag{language.English}},
-		s, op.StaticIssuer(issuer), op.WithAllowInsecure())
+		&opStorage{Storage: p.st, p: p}, op.StaticIssuer(p.Issuer), op.WithAllowInsecure())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/login/username", op.NewIssuerInterceptor(p.IssuerFromRequest).HandlerFunc(login(st, op.AuthCallbackURL(p))))
-	mux.Handle("/", p)
-	srv := &http.Server{Handler: mux}
+	srv := &http.Server{Handler: p.routes(o)}
 	go func() { _ = srv.Serve(ln) }()
 	tb.Cleanup(func() { srv.Close() })
-	return issuer
+	return p
 }
 
-// login is the sign-in form: GET shows it, POST checks the credentials
-// and continues the authorization request.
-func login(st *storage.Storage, callback func(context.Context, string) string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id := r.FormValue("authRequestID")
-		if r.Method == http.MethodPost {
-			id = r.FormValue("id")
-			if err := st.CheckUsernamePassword(r.FormValue("username"), r.FormValue("password"), id); err == nil {
-				http.Redirect(w, r, callback(r.Context(), id), http.StatusFound)
-				return
-			}
+// Authorizations returns the parameters of the authorization requests
+// the provider received, in order.
+func (p *Provider) Authorizations() []url.Values {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.requests)
+}
+
+// routes serves the login form, records authorization requests, adds
+// what c advertises to the discovery document, and serves o.
+func (p *Provider) routes(o *op.Provider) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/login/username", op.NewIssuerInterceptor(o.IssuerFromRequest).HandlerFunc(p.login(op.AuthCallbackURL(o))))
+	mux.HandleFunc("/authorize", func(w http.ResponseWriter, r *http.Request) {
+		if r.ParseForm() == nil {
+			p.mu.Lock()
+			p.requests = append(p.requests, r.Form)
+			p.mu.Unlock()
 		}
-		w.Header().Set("Content-Type", "text/html")
-		_ = form.Execute(w, id)
-	}
+		o.ServeHTTP(w, r)
+	})
+	mux.Handle("/.well-known/openid-configuration", p.discovery(o))
+	mux.Handle("/", o)
+	return mux
 }
-
-var form = template.Must(template.New("login").Parse(`<!doctype html><html lang="en"><title>Sign in</title>
-<h1>Test provider</h1><form id="op-login" method="post" action="/login/username"><input type="hidden" name="id" value="{{.}}">
-<label>User <input id="op-username" name="username" autocomplete="username"></label>
-<label>Password <input id="op-password" name="password" type="password" autocomplete="current-password"></label>
-<button type="submit">Sign in</button></form></html>`))
-
-// amrStorage is the example storage whose sign-ins report other methods.
-type amrStorage struct {
-	*storage.Storage
-	amr []string
-}
-
-// AuthRequestByCode implements op.Storage.
-func (s amrStorage) AuthRequestByCode(ctx context.Context, code string) (op.AuthRequest, error) {
-	a, err := s.Storage.AuthRequestByCode(ctx, code)
-	if err != nil {
-		return nil, err
-	}
-	return amrRequest{a, s.amr}, nil
-}
-
-type amrRequest struct {
-	op.AuthRequest
-	amr []string
-}
-
-func (a amrRequest) GetAMR() []string { return a.amr }
