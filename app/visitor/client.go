@@ -21,8 +21,9 @@ func (p *Page) OnInit() {
 		return
 	}
 	doc := app.Window().Get("document")
-	p.Code = codeOf(app.Window().URL().Path)
-	p.Lang = doc.Get("documentElement").Get("lang").String()
+	u := app.Window().URL()
+	p.Code = codeOf(u.Path)
+	p.Lang = pageLanguage(u.Query().Get("lang"), doc.Get("documentElement").Get("lang").String())
 	main := doc.Call("getElementById", "main")
 	if main.Truthy() {
 		if problem := main.Call("getAttribute", "data-problem"); problem.Truthy() {
@@ -36,10 +37,26 @@ func (p *Page) OnInit() {
 			p.View = &v
 		}
 	}
+	if el := doc.Call("getElementById", ErrorsID); el.Truthy() {
+		p.Errors = parseErrors(el.Get("textContent").String())
+	}
 	p.adoptForm(doc.Call("getElementById", "feedback-form"))
 	if p.ID == "" || used(p.ID) {
 		p.ID = feedback.NewID() // a cached page must not reuse a sent id
 	}
+}
+
+// pageLanguage picks the page's language: the URL's ?lang= first, then
+// the language the page was rendered in. A page the service worker
+// answered with the app's shell was rendered in the default language,
+// but its URL still names the visitor's.
+func pageLanguage(query, rendered string) string {
+	for _, l := range []string{query, rendered} {
+		if lang, ok := i18n.Normalize(l); ok {
+			return lang
+		}
+	}
+	return i18n.Default
 }
 
 // codeOf returns the poster code of a /q/{code} path.

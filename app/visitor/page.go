@@ -40,9 +40,13 @@ type Page struct {
 // new submission id: an edited input cannot be cleared by a re-render.
 func (p *Page) CompoID() string { return p.ID }
 
-// FormViewID is the id of the hidden element that carries the form
-// definition as JSON text, for the wasm to read back.
-const FormViewID = "form-view"
+// FormViewID and ErrorsID are the ids of the hidden elements that carry
+// the form definition and the reasons of a refusal as JSON text, for the
+// wasm to read back.
+const (
+	FormViewID = "form-view"
+	ErrorsID   = "form-errors"
+)
 
 // Render renders the page.
 func (p *Page) Render() app.UI {
@@ -84,8 +88,8 @@ func (p *Page) renderForm() app.UI {
 	return app.Div().Body(
 		app.P().Class("place").Text(p.View.LocationName),
 		app.H1().ID("form-title").Text(heading),
-		app.If(len(p.Errors) > 0, func() app.UI { return errorList(p.Lang, p.Errors) }),
-		app.Form().ID("feedback-form").Method("post").Action("/q/"+p.Code).
+		app.If(len(p.Errors) > 0, func() app.UI { return p.errorList() }),
+		app.Form().ID("feedback-form").Method("post").Action(p.action()).
 			Aria("labelledby", "form-title").OnSubmit(p.onSubmit).Body(
 			app.Input().Type("hidden").Name(feedback.FieldID).Value(attrSafe(p.ID)),
 			app.Input().Type("hidden").Name(feedback.FieldLanguage).Value(p.Lang),
@@ -93,7 +97,18 @@ func (p *Page) renderForm() app.UI {
 			app.P().Body(app.Button().Type("submit").Class("primary").Text(p.t("submit"))),
 		),
 		app.Div().ID(FormViewID).Hidden(true).Text(viewJSON(p.View)),
+		app.If(len(p.Errors) > 0, func() app.UI { return app.Div().ID(ErrorsID).Hidden(true).Text(errorsJSON(p.Errors)) }),
 	)
+}
+
+// action is where the form posts without the wasm: the page's language
+// goes along, so that a refusal comes back in it.
+func (p *Page) action() string {
+	a := "/q/" + p.Code
+	if l, ok := i18n.Normalize(p.Lang); ok {
+		a += "?lang=" + l
+	}
+	return a
 }
 
 func (p *Page) heading() string {

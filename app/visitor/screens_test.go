@@ -1,0 +1,55 @@
+package visitor_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/feedbackhq/feedback/app/visitor"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// TestPageRefusalInPageLanguage: the reasons the service's own rules give
+// are listed in the page's language, field names included.
+func TestPageRefusalInPageLanguage(t *testing.T) {
+	rating := 2
+	comment := strings.Repeat("x", 601)
+	sub := feedback.Submission{ID: feedback.NewID(), Rating: &rating, Comment: &comment}
+	err := sub.Validate(feedback.FormHygiene, nil, time.Now())
+	p := &visitor.Page{Code: code, Lang: "de", ID: feedback.NewID(), View: hygiene(), Errors: feedback.ErrorParams(err)}
+	html := render(t, p)
+	for _, want := range []string{"Bitte prüfen Sie Ihre Angaben", "Kommentar: darf höchstens 500 Zeichen lang sein (jetzt 601)"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the German refusal lacks %q:\n%s", want, html)
+		}
+	}
+	if alert := between(html, `role="alert"`, "</ul>"); strings.Contains(alert, "must be") || strings.Contains(alert, "comment:") {
+		t.Errorf("the German refusal lists English:\n%s", alert)
+	}
+
+	sv := &feedback.Survey{Title: "Umfrage", Questions: []feedback.Question{
+		{ID: "r", Type: feedback.QuestionRating, Required: true, Labels: feedback.Labels{"en": "Rate us", "es": "Valórenos"}}}}
+	sub = feedback.Submission{ID: feedback.NewID()}
+	err = sub.Validate(feedback.FormSurvey, sv, time.Now())
+	html = render(t, &visitor.Page{Code: code, Lang: "es", ID: feedback.NewID(),
+		View: &feedback.FormView{Form: feedback.FormSurvey, Survey: sv}, Errors: feedback.ErrorParams(err)})
+	if !strings.Contains(html, "Valórenos: es obligatorio") {
+		t.Errorf("a missing answer is not named by its question in Spanish:\n%s", between(html, `role="alert"`, "</ul>"))
+	}
+}
+
+// TestPageFormPostsItsLanguage: without the wasm the browser posts the
+// form to its action, which names the page's language.
+func TestPageFormPostsItsLanguage(t *testing.T) {
+	html := render(t, &visitor.Page{Code: code, Lang: "de", ID: feedback.NewID(), View: hygiene()})
+	if !strings.Contains(html, `action="/q/`+code+`?lang=de"`) {
+		t.Errorf("the German form posts to another address:\n%s", between(html, "<form", ">"))
+	}
+}
+
+// between returns the part of s from the first from to the next to.
+func between(s, from, to string) string {
+	_, rest, _ := strings.Cut(s, from)
+	part, _, _ := strings.Cut(rest, to)
+	return part
+}
