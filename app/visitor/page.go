@@ -48,7 +48,9 @@ const (
 	ErrorsID   = "form-errors"
 )
 
-// Render renders the page.
+// Render renders the page. Whatever it lacks, it never fails: a page
+// without its form (an offline copy of another page) says so in words,
+// and the device's queue is shown on every screen.
 func (p *Page) Render() app.UI {
 	main := app.Main().ID("main").Class("visitor")
 	if p.Problem != "" {
@@ -56,11 +58,35 @@ func (p *Page) Render() app.UI {
 	}
 	return main.Body(
 		app.If(!p.Kiosk, func() app.UI { return languageLinks(p.Lang, "/q/"+p.Code) }),
-		app.If(p.Problem != "", func() app.UI { return p.renderProblem() }).
-			ElseIf(p.sent, func() app.UI { return p.renderOutcome() }).
-			Else(func() app.UI { return p.renderForm() }),
+		app.If(!p.Kiosk && !p.sent && p.queued > 0, func() app.UI { return p.renderQueued() }),
+		p.renderScreen(),
 		app.If(len(p.refused) > 0, func() app.UI { return p.renderRefused() }),
 	)
+}
+
+func (p *Page) renderScreen() app.UI {
+	switch {
+	case p.Problem != "":
+		return p.renderProblem()
+	case p.sent:
+		return p.renderOutcome()
+	case !p.hasForm():
+		return p.renderUnavailable()
+	}
+	return p.renderForm()
+}
+
+// hasForm reports whether the page knows the form it shows.
+func (p *Page) hasForm() bool {
+	switch {
+	case p.View == nil:
+		return false
+	case p.View.Form == feedback.FormReview:
+		return p.View.Review != nil
+	case p.View.Form == feedback.FormSurvey:
+		return p.View.Survey != nil
+	}
+	return p.View.Form == feedback.FormHygiene
 }
 
 func (p *Page) t(key string) string { return i18n.T(p.Lang, key) }
@@ -81,6 +107,21 @@ func problemKey(code string) string {
 		return "invalid_code"
 	}
 	return "problem_body"
+}
+
+// renderUnavailable stands in for a form the page does not have: offline,
+// the service worker answers a page it holds no copy of with the app's
+// shell, which carries no form.
+func (p *Page) renderUnavailable() app.UI {
+	return app.Section().Class("message").Body(
+		app.H1().Text(p.t("unavailable_title")),
+		app.P().Text(p.t("unavailable_body")),
+	)
+}
+
+// renderQueued says how many submissions wait on this device.
+func (p *Page) renderQueued() app.UI {
+	return app.P().ID("queued").Class("hint").Role("status").Text(i18n.Tf(p.Lang, "waiting", p.queued))
 }
 
 func (p *Page) renderForm() app.UI {

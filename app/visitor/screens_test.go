@@ -7,6 +7,7 @@ import (
 
 	"github.com/feedbackhq/feedback/app/visitor"
 	"github.com/feedbackhq/feedback/shared/feedback"
+	"github.com/feedbackhq/feedback/shared/i18n"
 )
 
 // TestPageRefusalInPageLanguage: the reasons the service's own rules give
@@ -52,4 +53,34 @@ func between(s, from, to string) string {
 	_, rest, _ := strings.Cut(s, from)
 	part, _, _ := strings.Cut(rest, to)
 	return part
+}
+
+// TestPageWithoutForm: a page that has no form definition (an offline
+// copy of the app's shell) says so instead of failing.
+func TestPageWithoutForm(t *testing.T) {
+	for _, v := range []*feedback.FormView{nil, {Form: feedback.FormSurvey}, {Form: feedback.FormReview}, {Form: "quiz"}} {
+		html := render(t, &visitor.Page{Code: code, Lang: "fr", View: v})
+		if !strings.Contains(html, "Ce formulaire n&#39;est pas encore sur cet appareil") || strings.Contains(html, "<form") {
+			t.Errorf("a page with view %+v renders:\n%s", v, html)
+		}
+	}
+}
+
+// TestQueueShownOnEveryScreen: what waits on the device is counted on the
+// form and on a page without its form, as it is after a submission.
+func TestQueueShownOnEveryScreen(t *testing.T) {
+	want := i18n.Tf("de", "waiting", 2)
+	form, bare, outcome := &visitor.Page{Lang: "de", View: hygiene()}, &visitor.Page{Lang: "de"}, &visitor.Page{Lang: "de"}
+	outcome.ShowOutcome(visitor.Waiting)
+	for name, p := range map[string]*visitor.Page{"form": form, "no form": bare, "outcome": outcome} {
+		p.SetQueued(2)
+		if out := render(t, p); strings.Count(out, want) != 1 {
+			t.Errorf("the %s screen does not say %q once:\n%s", name, want, out)
+		}
+	}
+	kiosk := &visitor.Page{Lang: "de", Kiosk: true, View: hygiene()}
+	kiosk.SetQueued(2)
+	if strings.Contains(render(t, kiosk), want) {
+		t.Error("the kiosk's form counts the queue; the kiosk's footer does")
+	}
 }

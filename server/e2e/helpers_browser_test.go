@@ -154,11 +154,18 @@ func (b *browser) waitWasm() {
 // it, and waits until it controls the page and the wasm runs again.
 func (b *browser) waitServiceWorker() {
 	b.t.Helper()
-	b.waitFor("the service worker to be active",
-		`navigator.serviceWorker.getRegistration().then((r) => !!r && !!r.active && r.active.state === "activated")`, 60*time.Second)
+	b.waitWorkerActive()
 	b.do(chromedp.Reload())
 	b.waitFor("the service worker to control the page", `navigator.serviceWorker.controller`, 30*time.Second)
 	b.waitWasm()
+}
+
+// waitWorkerActive waits until the app's service worker is installed,
+// its cache filled, and active; it controls only pages loaded after.
+func (b *browser) waitWorkerActive() {
+	b.t.Helper()
+	b.waitFor("the service worker to be active",
+		`navigator.serviceWorker.getRegistration().then((r) => !!r && !!r.active && r.active.state === "activated")`, 60*time.Second)
 }
 
 // setNetwork sets what the tab and its service workers can reach, and

@@ -110,8 +110,7 @@ func TestKiosk(t *testing.T) {
 
 	// Offline, a submission waits on the device, also across a reload
 	// that only the service worker can answer.
-	b.waitFor("the service worker to be active",
-		`navigator.serviceWorker.getRegistration().then((r) => !!r && !!r.active && r.active.state === "activated")`, 60*time.Second)
+	b.waitWorkerActive()
 	cutOff(b, s)
 	kioskSubmit(b, 2)
 	b.waitFor("the attract screen", attractScreen, 15*time.Second)
