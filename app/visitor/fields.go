@@ -58,20 +58,27 @@ func (p *Page) scale(legend, name string, glyphs []string, labelKey string) app.
 				if labelKey != "" {
 					label = p.t(labelKey + strconv.Itoa(n))
 				}
-				return p.radio(name+"-"+strconv.Itoa(n), name, strconv.Itoa(n), glyphs[i], label, p.Values.Rating == n,
+				return p.radio(name+"-"+strconv.Itoa(n), name, strconv.Itoa(n), glyphs[i], label, true, p.Values.Rating == n,
 					func() { p.Values.Rating = n })
 			}),
 		),
 	)
 }
 
-// radio is one choice of a scale: the input, then its label, which CSS
-// turns into a large button.
-func (p *Page) radio(id, name, value, glyph, label string, checked bool, set func()) app.UI {
-	in := app.Input().Type("radio").ID(id).Name(name).Value(value).Required(true).
+// radio is one choice of a group: the input, then its label, which CSS
+// turns into a large button. Only a required group's inputs are
+// required: a browser refuses to submit a form with a required group
+// left empty.
+func (p *Page) radio(id, name, value, glyph, label string, required, checked bool, set func()) app.UI {
+	in := app.Input().Type("radio").ID(id).Name(name).Value(value).
 		OnChange(func(ctx app.Context, e app.Event) { set() })
+	// Boolean attributes only when true: go-app writes required="false"
+	// and checked="false", which HTML reads as true.
+	if required {
+		in = in.Required(true)
+	}
 	if checked {
-		in = in.Checked(true) // only when true: go-app writes checked="false" otherwise
+		in = in.Checked(true)
 	}
 	return app.Div().Class("choice").Body(
 		in,

@@ -1,6 +1,8 @@
 package visitor_test
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +55,34 @@ func between(s, from, to string) string {
 	_, rest, _ := strings.Cut(s, from)
 	part, _, _ := strings.Cut(rest, to)
 	return part
+}
+
+// TestOptionalQuestionsAreNotRequired: a browser refuses to submit a form
+// with a required radio group left empty, so only required questions
+// may be marked required.
+func TestOptionalQuestionsAreNotRequired(t *testing.T) {
+	labels := feedback.Labels{"en": "Q"}
+	opts := []feedback.Option{{ID: "a", Labels: labels}, {ID: "b", Labels: labels}}
+	var qs []feedback.Question
+	for _, typ := range []feedback.QuestionType{feedback.QuestionRating, feedback.QuestionNPS, feedback.QuestionSingleChoice, feedback.QuestionYesNo, feedback.QuestionText} {
+		for _, req := range []bool{true, false} {
+			q := feedback.Question{ID: string(typ) + "-" + strconv.FormatBool(req), Type: typ, Required: req, Labels: labels}
+			if typ == feedback.QuestionSingleChoice {
+				q.Options = opts
+			}
+			qs = append(qs, q)
+		}
+	}
+	p := &visitor.Page{Code: code, Lang: "en", ID: feedback.NewID(),
+		View: &feedback.FormView{Form: feedback.FormSurvey, Survey: &feedback.Survey{Title: "S", Questions: qs}}}
+	html := render(t, p)
+	for _, q := range qs {
+		for _, tag := range regexp.MustCompile(`<(?:input|textarea)[^>]*name="q\.`+regexp.QuoteMeta(q.ID)+`"[^>]*>`).FindAllString(html, -1) {
+			if got := strings.Contains(tag, " required"); got != q.Required {
+				t.Errorf("question %s (required %v) renders %s", q.ID, q.Required, tag)
+			}
+		}
+	}
 }
 
 // TestPageWithoutForm: a page that has no form definition (an offline

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -185,5 +186,43 @@ func TestLanguageSwitchKeepsInput(t *testing.T) {
 	got := s.waitNewHygiene(before, 1, 20*time.Second)[0]
 	if got.Language != "de" || got.Comment != "gleich bleibt" || got.Rating != 5 {
 		t.Errorf("stored %+v, want German, the comment and rating 5", got)
+	}
+}
+
+// TestOptionalQuestionsCanBeSkipped answers only the demo survey's one
+// required question, without and with the wasm: the browser lets the
+// form go both times, and both responses arrive.
+func TestOptionalQuestionsCanBeSkipped(t *testing.T) {
+	needBrowser(t)
+	t.Parallel()
+	s, b := startServer(t), newBrowser(t)
+	before := s.surveyResponses()
+
+	b.do(chromedp.Navigate(s.visitorURL(feedback.FormSurvey) + "?wasm=false"))
+	b.waitFor("app.js to remove the loader", `!document.getElementById("app-wasm-loader")`, 10*time.Second)
+	b.do(chromedp.Click(chromedp.CSS(`label[for="q-overall-4"]`)), chromedp.Click(chromedp.CSS(submitButton)))
+	b.waitText(i18n.T("en", "thanks_body"), 10*time.Second)
+
+	b.do(chromedp.Navigate(s.visitorURL(feedback.FormSurvey)))
+	b.waitWasm()
+	b.do(chromedp.Click(chromedp.CSS(`label[for="q-overall-2"]`)), chromedp.Click(chromedp.CSS(submitButton)))
+	b.waitText(i18n.T("en", "sent"), 20*time.Second)
+
+	var ratings []float64
+	waitUntil(t, "two new survey responses", 20*time.Second, func() bool {
+		ratings = nil
+		for id, r := range s.surveyResponses() {
+			if _, old := before[id]; !old {
+				if len(r.Answers) != 1 {
+					t.Fatalf("response %s answers %v; want only the required question", id, r.Answers)
+				}
+				n, _ := r.Answers["overall"].(float64)
+				ratings = append(ratings, n)
+			}
+		}
+		return len(ratings) == 2
+	})
+	if slices.Sort(ratings); !slices.Equal(ratings, []float64{2, 4}) {
+		t.Errorf("stored ratings %v, want 2 and 4", ratings)
 	}
 }
