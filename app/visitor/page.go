@@ -127,6 +127,7 @@ func (p *Page) renderQueued() app.UI {
 func (p *Page) renderForm() app.UI {
 	heading := p.heading()
 	return app.Div().Body(
+		app.If(p.View.Form != feedback.FormSurvey, func() app.UI { return app.Raw(sprite) }),
 		app.P().Class("place").Text(p.View.LocationName),
 		app.H1().ID("form-title").Text(heading),
 		app.If(len(p.Errors) > 0, func() app.UI { return p.errorList() }),

@@ -1,6 +1,7 @@
 package visitor_test
 
 import (
+	"html"
 	"regexp"
 	"strconv"
 	"strings"
@@ -50,13 +51,6 @@ func TestPageFormPostsItsLanguage(t *testing.T) {
 	}
 }
 
-// between returns the part of s from the first from to the next to.
-func between(s, from, to string) string {
-	_, rest, _ := strings.Cut(s, from)
-	part, _, _ := strings.Cut(rest, to)
-	return part
-}
-
 // TestOptionalQuestionsAreNotRequired: a browser refuses to submit a form
 // with a required radio group left empty, so only required questions
 // may be marked required.
@@ -92,6 +86,52 @@ func TestPageWithoutForm(t *testing.T) {
 		html := render(t, &visitor.Page{Code: code, Lang: "fr", View: v})
 		if !strings.Contains(html, "Ce formulaire n&#39;est pas encore sur cet appareil") || strings.Contains(html, "<form") {
 			t.Errorf("a page with view %+v renders:\n%s", v, html)
+		}
+	}
+}
+
+// TestScalesAreDrawn: the faces and stars are inline SVG, never emoji or
+// text glyphs a device may lack, and a review's stars are named with the
+// right plural.
+func TestScalesAreDrawn(t *testing.T) {
+	hyg := render(t, &visitor.Page{Code: code, Lang: "en", ID: feedback.NewID(), View: hygiene()})
+	rev := render(t, &visitor.Page{Code: code, Lang: "en", ID: feedback.NewID(),
+		View: &feedback.FormView{Form: feedback.FormReview, Review: &feedback.Review{Title: "Coffee"}}})
+	for name, html := range map[string]string{"hygiene": hyg, "review": rev} {
+		for _, r := range html {
+			if r >= 0x2600 && r != 0xFFFD {
+				t.Errorf("the %s form draws with the character %q", name, r)
+				break
+			}
+		}
+		if n := strings.Count(between(html, `class="scale`, "</fieldset>"), "<svg"); n != 5 {
+			t.Errorf("the %s scale has %d drawings, want 5", name, n)
+		}
+	}
+	if !strings.Contains(rev, ">1 star<") || !strings.Contains(rev, ">4 stars<") || strings.Contains(rev, "1 stars") {
+		t.Errorf("the review's stars are misnamed:\n%s", between(rev, `class="scale`, "</fieldset>"))
+	}
+}
+
+// between returns the part of s from the first from to the next to.
+func between(s, from, to string) string {
+	_, rest, _ := strings.Cut(s, from)
+	part, _, _ := strings.Cut(rest, to)
+	return part
+}
+
+// TestOutcomeThanksOnce: the outcome of a submission thanks the visitor
+// once, whatever became of it.
+func TestOutcomeThanksOnce(t *testing.T) {
+	for _, lang := range i18n.Languages {
+		for _, state := range []visitor.SendState{visitor.Waiting, visitor.Sent, visitor.Failed} {
+			p := &visitor.Page{Lang: lang, View: hygiene()}
+			p.ShowOutcome(state)
+			out := render(t, p)
+			title := html.EscapeString(i18n.T(lang, "thanks_title"))
+			if n := strings.Count(out, title); n != 1 {
+				t.Errorf("%s, state %d: %q appears %d times:\n%s", lang, state, title, n, out)
+			}
 		}
 	}
 }

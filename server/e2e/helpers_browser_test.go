@@ -333,3 +333,35 @@ func (b *browser) requested(methodURL string) int {
 	}
 	return n
 }
+
+// phone makes the tab a phone's screen, 390 by 844 CSS pixels.
+func (b *browser) phone() {
+	b.t.Helper()
+	b.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
+}
+
+// overflowJS lists what does not fit the width of the screen: the page
+// scrolling sideways, an element reaching past either edge, and a
+// choice or button whose content spills out of its box.
+const overflowJS = `(() => {
+  const vw = document.documentElement.clientWidth, bad = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + " " + JSON.stringify(el.textContent.trim().slice(0, 24));
+  if (document.documentElement.scrollWidth > vw) bad.push("the page is " + document.documentElement.scrollWidth + " px wide");
+  for (const el of document.querySelectorAll("body *")) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && (r.left < -0.5 || r.right > vw + 0.5)) bad.push(name(el) + " spans " + Math.round(r.left) + " to " + Math.round(r.right));
+  }
+  for (const el of document.querySelectorAll(".choice label, button")) {
+    if (el.scrollWidth > el.clientWidth) bad.push(name(el) + " is " + el.scrollWidth + " px wide in a box of " + el.clientWidth);
+  }
+  return bad;
+})()`
+
+// checkFits fails t for everything on the page that does not fit the
+// width of the screen.
+func checkFits(t *testing.T, b *browser, page string) {
+	t.Helper()
+	for _, bad := range eval[[]string](b, overflowJS) {
+		t.Errorf("%s: %s", page, bad)
+	}
+}

@@ -226,3 +226,26 @@ func TestOptionalQuestionsCanBeSkipped(t *testing.T) {
 		t.Errorf("stored ratings %v, want 2 and 4", ratings)
 	}
 }
+
+// TestFormsFitNarrowScreen opens each form in each language on a phone
+// 390 px wide, with the wasm and a rating chosen: nothing reaches past
+// the screen's edges, nothing spills out of its box, and the page never
+// scrolls sideways.
+func TestFormsFitNarrowScreen(t *testing.T) {
+	needBrowser(t)
+	t.Parallel()
+	s, b := startServer(t), newBrowser(t)
+	b.phone()
+	for _, form := range []feedback.FormKind{feedback.FormHygiene, feedback.FormReview, feedback.FormSurvey} {
+		choice := `label[for="rating-2"]`
+		if form == feedback.FormSurvey {
+			choice = `label[for="q-overall-2"]`
+		}
+		for _, lang := range i18n.Languages {
+			b.do(chromedp.Navigate(s.visitorURL(form) + "?lang=" + lang))
+			b.waitWasm()
+			b.do(chromedp.Click(chromedp.CSS(choice)))
+			checkFits(t, b, string(form)+" form in "+lang)
+		}
+	}
+}
