@@ -249,3 +249,50 @@ func TestFormsFitNarrowScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalInPageLanguage posts a comment that is too long from the
+// German page without the wasm, in a browser that prefers English: the
+// refusal comes back in German, field name and reason included, and
+// stays German, with the comment, when the wasm takes the page over.
+func TestRefusalInPageLanguage(t *testing.T) {
+	needBrowser(t)
+	t.Parallel()
+	s, b := startServer(t), newBrowser(t)
+	before := s.hygieneIDs()
+	b.do(chromedp.Navigate(s.visitorURL(feedback.FormHygiene) + "?lang=de&wasm=false"))
+	b.waitFor("app.js to remove the loader", `!document.getElementById("app-wasm-loader")`, 10*time.Second)
+	if accept := eval[string](b, `navigator.languages.join(",")`); strings.HasPrefix(accept, "de") {
+		t.Fatalf("the browser prefers %s; the test needs one that prefers English", accept)
+	}
+	long := strings.Repeat("x", feedback.MaxHygieneComment+101)
+	b.do(chromedp.Evaluate[chromedp.Void](`const c = document.getElementById("field-comment"); c.removeAttribute("maxlength"); c.value = `+jsString(long)),
+		chromedp.Click(chromedp.CSS(`label[for="rating-2"]`)))
+	release := holdWasm(b) // the refusal page is checked before the wasm takes it over
+	b.do(chromedp.Click(chromedp.CSS(submitButton)))
+
+	reason := "Kommentar: darf höchstens 500 Zeichen lang sein (jetzt 601)"
+	b.waitText(i18n.T("de", "error_title"), 10*time.Second)
+	checkGerman := func(when string) {
+		t.Helper()
+		text := b.text()
+		if !strings.Contains(text, reason) || strings.Contains(text, "must be") || eval[string](b, `document.documentElement.lang`) != "de" {
+			t.Errorf("%s, the refusal reads:\n%s", when, text)
+		}
+	}
+	checkGerman("without the wasm")
+	release()
+	b.waitWasm()
+	checkGerman("once the wasm runs")
+	if got := eval[string](b, `document.getElementById("field-comment").value`); got != long {
+		t.Errorf("the comment is %d characters after the refusal, want the %d typed", len(got), len(long))
+	}
+
+	// The wasm's own check refuses a longer one, in the language chosen now.
+	b.do(chromedp.Click(chromedp.CSS(`a[lang="fr"]`)))
+	french := "Commentaire: doit comporter au plus 500 caractères (actuellement 601)"
+	b.waitText(french, 10*time.Second)
+	b.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("field-comment").removeAttribute("maxlength")`),
+		chromedp.SendKeys(chromedp.ID("field-comment"), "y"), chromedp.Click(chromedp.CSS(submitButton)))
+	b.waitText("Commentaire: doit comporter au plus 500 caractères (actuellement 602)", 10*time.Second)
+	s.checkNewHygiene(before, 0, "after the refusals")
+}
