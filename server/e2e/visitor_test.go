@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 	"github.com/feedbackhq/feedback/shared/i18n"
@@ -295,4 +296,43 @@ func TestRefusalInPageLanguage(t *testing.T) {
 		chromedp.SendKeys(chromedp.ID("field-comment"), "y"), chromedp.Click(chromedp.CSS(submitButton)))
 	b.waitText("Commentaire: doit comporter au plus 500 caractères (actuellement 602)", 10*time.Second)
 	s.checkNewHygiene(before, 0, "after the refusals")
+}
+
+// TestKeyboardOnly fills and sends the hygiene form with the keyboard
+// alone: Tab reaches the faces, whose focus is visible, arrows choose
+// one, Space ticks a tag, and Enter on the button sends it.
+func TestKeyboardOnly(t *testing.T) {
+	needBrowser(t)
+	t.Parallel()
+	s, b, before := openHygieneForm(t)
+	tabTo := func(selector string) {
+		t.Helper()
+		for range 15 {
+			if eval[bool](b, `document.activeElement === document.querySelector(`+jsString(selector)+`)`) {
+				return
+			}
+			b.do(chromedp.KeyEvent(kb.Tab))
+		}
+		t.Fatalf("Tab never reached %s", selector)
+	}
+	tabTo("#rating-1")
+	if style := eval[string](b, `getComputedStyle(document.querySelector('label[for="rating-1"]')).outlineStyle`); style == "none" {
+		t.Error("the focused face shows no focus")
+	}
+	b.do(chromedp.KeyEvent(kb.ArrowRight + kb.ArrowRight + kb.ArrowRight))
+	if !eval[bool](b, `document.getElementById("rating-4").checked && document.activeElement.id === "rating-4"`) {
+		t.Error("the arrows did not choose the fourth face")
+	}
+	tabTo("#tag-no_soap")
+	b.do(chromedp.KeyEvent(" "))
+	tabTo("#field-comment")
+	b.do(chromedp.KeyEvent("typed with the keyboard"))
+	tabTo(submitButton)
+	b.do(chromedp.KeyEvent(kb.Enter))
+	b.waitText(i18n.T("en", "sent"), 20*time.Second)
+
+	got := s.waitNewHygiene(before, 1, 10*time.Second)[0]
+	if got.Rating != 4 || got.Comment != "typed with the keyboard" || !slices.Equal(got.Tags, []string{feedback.TagNoSoap}) {
+		t.Errorf("stored %+v, want rating 4, the no_soap tag and the typed comment", got)
+	}
 }
