@@ -341,8 +341,9 @@ func (b *browser) phone() {
 }
 
 // overflowJS lists what does not fit the width of the screen: the page
-// scrolling sideways, an element reaching past either edge, and a
-// choice or button whose content spills out of its box.
+// scrolling sideways, an element reaching past either edge, a control
+// closer than 4 px to an edge (cut off by a rounded screen or a case),
+// and a choice or button whose content spills out of its box.
 const overflowJS = `(() => {
   const vw = document.documentElement.clientWidth, bad = [];
   const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + " " + JSON.stringify(el.textContent.trim().slice(0, 24));
@@ -350,6 +351,10 @@ const overflowJS = `(() => {
   for (const el of document.querySelectorAll("body *")) {
     const r = el.getBoundingClientRect();
     if (r.width > 0 && (r.left < -0.5 || r.right > vw + 0.5)) bad.push(name(el) + " spans " + Math.round(r.left) + " to " + Math.round(r.right));
+  }
+  for (const el of document.querySelectorAll("a, button, label, textarea, input:not([type=radio])")) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && (r.left < 4 || r.right > vw - 4)) bad.push(name(el) + " touches the edge: " + Math.round(r.left) + " to " + Math.round(r.right));
   }
   for (const el of document.querySelectorAll(".choice label, button")) {
     if (el.scrollWidth > el.clientWidth) bad.push(name(el) + " is " + el.scrollWidth + " px wide in a box of " + el.clientWidth);
