@@ -103,6 +103,7 @@ func (p *Page) surveyDef() *feedback.Survey {
 
 // OnMount follows the outbox, so the outcome line stays current.
 func (p *Page) OnMount(ctx app.Context) {
+	p.mounted = &ctx
 	if outbox == nil {
 		return
 	}
@@ -145,12 +146,20 @@ func (p *Page) onSubmit(ctx app.Context, e app.Event) {
 		p.Submitted(p.ID, body)
 		return
 	}
-	form, id, url := ctx.JSSrc(), p.ID, "/q/"+p.Code
+	// Answer through the page's context, not the event's: go-app drops a
+	// dispatch whose element is gone, and the form can be re-rendered
+	// while the submission is stored.
+	page := ctx
+	if p.mounted != nil {
+		page = *p.mounted
+	}
+	id, url := p.ID, "/q/"+p.Code
 	ctx.Async(func() {
 		err := outbox.Submit(context.Background(), url, id, body)
-		ctx.Dispatch(func(app.Context) {
+		page.Dispatch(func(app.Context) {
 			if err != nil {
-				form.Call("submit") // post natively; the server dedupes by id
+				app.Log("the submission could not be stored on the device; posting the form:", err)
+				postNatively() // the server dedupes by id
 				return
 			}
 			markUsed(id)
@@ -158,6 +167,13 @@ func (p *Page) onSubmit(ctx app.Context, e app.Event) {
 			p.refresh()
 		})
 	})
+}
+
+// postNatively posts the form as the browser would without the wasm.
+func postNatively() {
+	if form := app.Window().GetElementByID("feedback-form"); form.Truthy() {
+		form.Call("submit")
+	}
 }
 
 // validSubmission builds the submission from the form's values with the

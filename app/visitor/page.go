@@ -34,6 +34,7 @@ type Page struct {
 	queued    int       // submissions still waiting on this device
 	refused   []Refusal // submissions the service refused
 	stopWatch func()
+	mounted   *app.Context // the page's own context, from OnMount
 }
 
 // CompoID makes go-app mount a fresh form, with fresh inputs, for every
@@ -58,7 +59,7 @@ func (p *Page) Render() app.UI {
 	}
 	return main.Body(
 		app.If(!p.Kiosk, func() app.UI { return languageLinks(p.Lang, "/q/"+p.Code) }),
-		app.If(!p.Kiosk && !p.sent && p.queued > 0, func() app.UI { return p.renderQueued() }),
+		app.If(!p.Kiosk, func() app.UI { return p.renderQueued() }),
 		p.renderScreen(),
 		app.If(len(p.refused) > 0, func() app.UI { return p.renderRefused() }),
 	)
@@ -119,9 +120,17 @@ func (p *Page) renderUnavailable() app.UI {
 	)
 }
 
-// renderQueued says how many submissions wait on this device.
+// renderQueued says how many submissions wait on this device, unless the
+// outcome of a submission says it. The line is always there, empty when
+// nothing waits: a live region is announced only if it exists before its
+// text changes, and go-app matches children by position, so a line that
+// came and went would remount the form below it, focus and all.
 func (p *Page) renderQueued() app.UI {
-	return app.P().ID("queued").Class("hint").Role("status").Text(i18n.Tf(p.Lang, "waiting", p.queued))
+	text := ""
+	if p.queued > 0 && !p.sent {
+		text = i18n.Tf(p.Lang, "waiting", p.queued)
+	}
+	return app.P().ID("queued").Class("hint").Role("status").Text(text)
 }
 
 func (p *Page) renderForm() app.UI {

@@ -148,6 +148,12 @@ func TestQueueShownOnEveryScreen(t *testing.T) {
 			t.Errorf("the %s screen does not say %q once:\n%s", name, want, out)
 		}
 	}
+	// The line is there when nothing waits, empty: the live region must
+	// exist before its text changes, and a line that came and went would
+	// make go-app remount the form below it.
+	if out := render(t, &visitor.Page{Lang: "de", View: hygiene()}); !regexp.MustCompile(`<p [^>]*id="queued"[^>]*></p>`).MatchString(out) {
+		t.Errorf("a page with nothing waiting has no empty queue line:\n%s", out)
+	}
 	kiosk := &visitor.Page{Lang: "de", Kiosk: true, View: hygiene()}
 	kiosk.SetQueued(2)
 	if strings.Contains(render(t, kiosk), want) {
