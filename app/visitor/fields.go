@@ -81,13 +81,13 @@ func (p *Page) scale(legend, class string, label func(n int) []app.UI) app.UI {
 // left empty.
 func (p *Page) radio(id, name, value string, required, checked bool, set func(), label ...app.UI) app.UI {
 	in := app.Input().Type("radio").ID(id).Name(name).Value(value).
-		OnChange(func(ctx app.Context, e app.Event) { set() })
+		OnChange(func(ctx app.Context, e app.Event) { p.touched = true; set() })
 	// Boolean attributes only when true: go-app writes required="false"
 	// and checked="false", which HTML reads as true.
 	if required {
 		in = in.Required(true)
 	}
-	if checked {
+	if checked && !p.touched {
 		in = in.Checked(true)
 	}
 	return app.Div().Class("choice").Body(in, app.Label().For(id).Body(label...))
@@ -95,8 +95,8 @@ func (p *Page) radio(id, name, value string, required, checked bool, set func(),
 
 func (p *Page) checkbox(id, name, value, label string, checked bool, set func(bool)) app.UI {
 	in := app.Input().Type("checkbox").ID(id).Name(name).Value(value).
-		OnChange(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("checked").Bool()) })
-	if checked {
+		OnChange(func(ctx app.Context, e app.Event) { p.touched = true; set(ctx.JSSrc().Get("checked").Bool()) })
+	if checked && !p.touched {
 		in = in.Checked(true)
 	}
 	return app.Div().Class("check").Body(in, app.Label().For(id).Text(label))

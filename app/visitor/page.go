@@ -35,6 +35,12 @@ type Page struct {
 	refused   []Refusal // submissions the service refused
 	stopWatch func()
 	mounted   *app.Context // the page's own context, from OnMount
+	// touched is set once the visitor changes a choice in the browser:
+	// the inputs hold the choices from then on, and a render no longer
+	// writes them. go-app runs a handler after its event, so a render
+	// could write a choice the visitor's next key press has replaced:
+	// three quick arrow presses chose the third face, not the fourth.
+	touched bool
 }
 
 // CompoID makes go-app mount a fresh form, with fresh inputs, for every
