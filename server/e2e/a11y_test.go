@@ -119,8 +119,7 @@ func TestAccessibilityOfStates(t *testing.T) {
 		check("visitor form " + string(form) + " with a choice")
 	}
 
-	b.do(chromedp.Navigate(s.visitorURL(feedback.FormReview) + "?lang=de&wasm=false"))
-	b.waitFor("app.js to remove the loader", `!document.getElementById("app-wasm-loader")`, 10*time.Second)
+	b.openWithoutWasm(s.visitorURL(feedback.FormReview) + "?lang=de")
 	b.do(chromedp.SendKeys(chromedp.ID(feedback.FieldContactEmail), "not an address"),
 		chromedp.Evaluate[chromedp.Void](`document.getElementById("contact_email").type = "text"`),
 		chromedp.Click(chromedp.CSS(`label[for="rating-5"]`)), chromedp.Click(chromedp.CSS(submitButton)))

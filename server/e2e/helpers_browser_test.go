@@ -143,6 +143,19 @@ func (b *browser) waitFor(what, expr string, timeout time.Duration) {
 // and it has installed its history handler.
 const wasmRunning = `!document.getElementById("app-wasm-loader") && typeof window.onpopstate === "function"`
 
+// openWithoutWasm opens url with wasm=false added to its query, so that
+// app.js never loads the wasm, and waits until app.js has removed its
+// loader.
+func (b *browser) openWithoutWasm(url string) {
+	b.t.Helper()
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	b.do(chromedp.Navigate(url + sep + "wasm=false"))
+	b.waitFor("app.js to remove the loader", `!document.getElementById("app-wasm-loader")`, 10*time.Second)
+}
+
 // waitWasm waits until the app's WebAssembly runs the page.
 func (b *browser) waitWasm() {
 	b.t.Helper()

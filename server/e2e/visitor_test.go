@@ -37,8 +37,7 @@ func TestSubmitWithoutWasm(t *testing.T) {
 	s, b := startServer(t), newBrowser(t)
 	before := s.hygieneIDs()
 
-	b.do(chromedp.Navigate(s.visitorURL(feedback.FormHygiene) + "?wasm=false"))
-	b.waitFor("app.js to remove the loader", `!document.getElementById("app-wasm-loader")`, 10*time.Second)
+	b.openWithoutWasm(s.visitorURL(feedback.FormHygiene))
 	comment := "posted without the wasm"
 	fillHygiene(b, 4, comment)
 
@@ -199,8 +198,7 @@ func TestOptionalQuestionsCanBeSkipped(t *testing.T) {
 	s, b := startServer(t), newBrowser(t)
 	before := s.surveyResponses()
 
-	b.do(chromedp.Navigate(s.visitorURL(feedback.FormSurvey) + "?wasm=false"))
-	b.waitFor("app.js to remove the loader", `!document.getElementById("app-wasm-loader")`, 10*time.Second)
+	b.openWithoutWasm(s.visitorURL(feedback.FormSurvey))
 	b.do(chromedp.Click(chromedp.CSS(`label[for="q-overall-4"]`)), chromedp.Click(chromedp.CSS(submitButton)))
 	b.waitText(i18n.T("en", "thanks_body"), 10*time.Second)
 
@@ -260,8 +258,7 @@ func TestRefusalInPageLanguage(t *testing.T) {
 	t.Parallel()
 	s, b := startServer(t), newBrowser(t)
 	before := s.hygieneIDs()
-	b.do(chromedp.Navigate(s.visitorURL(feedback.FormHygiene) + "?lang=de&wasm=false"))
-	b.waitFor("app.js to remove the loader", `!document.getElementById("app-wasm-loader")`, 10*time.Second)
+	b.openWithoutWasm(s.visitorURL(feedback.FormHygiene) + "?lang=de")
 	if accept := eval[string](b, `navigator.languages.join(",")`); strings.HasPrefix(accept, "de") {
 		t.Fatalf("the browser prefers %s; the test needs one that prefers English", accept)
 	}
