@@ -118,6 +118,18 @@ func TestKioskScreens(t *testing.T) {
 	}
 }
 
+// TestStaffButtonOnlyForVisitors: the way to the staff screens is shown
+// on the visitor's screens, not on the staff screens themselves.
+func TestStaffButtonOnlyForVisitors(t *testing.T) {
+	k, _ := pairedKiosk(t)
+	for m, want := range map[mode]bool{attract: true, form: true, thanks: true, pin: false, admin: false} {
+		k.mode, k.formID = m, feedback.NewID()
+		if got := strings.Contains(html(t, k), `id="kiosk-exit"`); got != want {
+			t.Errorf("screen %d shows the Staff button: %v, want %v", m, got, want)
+		}
+	}
+}
+
 // TestKioskRhythm walks the kiosk through a visitor: a submission, the
 // thank-you screen, the automatic reset, the interval against mashing,
 // and the idle reset that discards a half-filled form.

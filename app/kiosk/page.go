@@ -109,7 +109,7 @@ func (k *Page) Render() app.UI {
 	return app.Div().ID("kiosk").Class("kiosk").
 		On("pointerdown", k.touched).On("keydown", k.touched).On("input", k.touched).Body(
 		k.screen(),
-		app.If(k.mode != loading && k.mode != pairing, func() app.UI { return k.footer() }),
+		app.If(k.mode == attract || k.mode == form || k.mode == thanks, func() app.UI { return k.footer() }),
 	)
 }
 

@@ -83,7 +83,8 @@ func (k *Page) setLang(lang string) {
 	k.setSettings(&s)
 }
 
-// footer shows the queue and the way out.
+// footer shows the queue and the way out to the staff screens; those
+// screens have their own way back, so they show no footer.
 func (k *Page) footer() app.UI {
 	return app.Footer().Class("kiosk-footer").Body(
 		app.Span().Class("hint").Text(i18n.Tf(k.lang(), "kiosk_pending", k.pending)),

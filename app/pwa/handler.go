@@ -15,6 +15,7 @@ var workerJS string
 // Static resources of the app, served by the server under /web/.
 const (
 	StylePath = "/web/style.css"
+	IconPath  = "/web/icon.svg"
 	WasmPath  = "/web/app.wasm"
 )
 
@@ -43,12 +44,14 @@ func NewHandler(c Config) *app.Handler {
 			Default:  "/web/icon-192.png",
 			Large:    "/web/icon-512.png",
 			Maskable: "/web/icon-maskable.png",
-			SVG:      "/web/icon.svg",
+			SVG:      IconPath,
 		},
-		BackgroundColor:       "#f6f7f9",
-		ThemeColor:            "#0b57d0",
-		LoadingLabel:          "{progress}%",
-		Styles:                []string{StylePath},
+		BackgroundColor: "#f6f7f9",
+		ThemeColor:      "#0b57d0",
+		LoadingLabel:    "{progress}%",
+		Styles:          []string{StylePath},
+		// go-app precaches the PNG icons, not the SVG one the pages link.
+		CacheableResources:    []string{IconPath},
 		Version:               c.Version,
 		WasmContentLength:     c.WasmSize,
 		ServiceWorkerTemplate: workerJS,

@@ -2,7 +2,9 @@
 // (see GOAPP.md): it waits until the cache is filled, caches only local
 // resources, answers navigations network-first with a cached copy of any
 // route as the fallback, and never touches the API, the live socket,
-// sign-in, the kiosk device endpoints or any non-GET request.
+// sign-in, the kiosk device endpoints or any non-GET request. The pages
+// open when it installs are cached with the app: the page of a first
+// visit was loaded before there was a worker to keep a copy of it.
 const cacheName = "app-{{.Version}}";
 const resourcesToCache = {{.ResourcesToCache}};
 const NETWORK_ONLY = [/^\/api\//, /^\/ws$/, /^\/auth\//, /^\/idp\//, /^\/kiosk\//, /^\/healthz$/, /^\/readyz$/];
@@ -12,6 +14,7 @@ self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(cacheName);
     await cache.addAll(resourcesToCache.map((u) => new Request(u, { cache: "reload" })));
+    await cacheOpenPages(cache);
     await self.skipWaiting();
   })());
 });
@@ -30,7 +33,7 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const req = event.request;
   const url = new URL(req.url);
-  if (req.method !== "GET" || url.origin !== location.origin || NETWORK_ONLY.some((r) => r.test(url.pathname))) {
+  if (req.method !== "GET" || !cacheable(url)) {
     return;
   }
   if (req.mode === "navigate") {
@@ -41,6 +44,35 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(caches.match(req, { ignoreSearch: true }).then((hit) => hit || fetch(req)));
   }
 });
+
+// cacheable reports whether a GET of url may be answered from the cache.
+function cacheable(url) {
+  return url.origin === location.origin && !NETWORK_ONLY.some((r) => r.test(url.pathname));
+}
+
+// cacheOpenPages keeps a copy of every page of the app open in a window,
+// fetched again for the cache: the page that installed this worker was
+// not controlled by it, so navigate never saw it. Without a copy, that
+// page reloaded offline would get the app's shell and not its form. A
+// page that cannot be fetched now is left out: the install must not fail.
+async function cacheOpenPages(cache) {
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  await Promise.all(windows.map(async (w) => {
+    const url = new URL(w.url);
+    url.hash = "";
+    if (!cacheable(url)) {
+      return;
+    }
+    try {
+      const res = await fetch(url.href, { cache: "no-store" });
+      if (res.ok && res.type === "basic" && !res.redirected) {
+        await cache.put(url.href, res);
+      }
+    } catch (err) {
+      // offline already: the next visit online caches the page
+    }
+  }));
+}
 
 // navigate asks the network first and keeps a copy of every page it gets,
 // so that deep links (a kiosk, a poster's form) reload offline. Offline,

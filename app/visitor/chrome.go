@@ -3,7 +3,6 @@ package visitor
 import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/feedbackhq/feedback/shared/feedback"
 	"github.com/feedbackhq/feedback/shared/i18n"
 )
 
@@ -19,15 +18,5 @@ func languageLinks(current, path string) app.UI {
 			}
 			return a
 		}),
-	)
-}
-
-// errorList shows why the server refused a post, field by field.
-func errorList(lang string, errs []feedback.InvalidParam) app.UI {
-	return app.Div().Class("errors").Role("alert").Body(
-		app.H2().Text(i18n.T(lang, "error_title")),
-		app.Ul().Body(app.Range(errs).Slice(func(i int) app.UI {
-			return app.Li().Text(errs[i].Name + ": " + errs[i].Reason)
-		})),
 	)
 }

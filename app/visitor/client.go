@@ -21,8 +21,9 @@ func (p *Page) OnInit() {
 		return
 	}
 	doc := app.Window().Get("document")
-	p.Code = codeOf(app.Window().URL().Path)
-	p.Lang = doc.Get("documentElement").Get("lang").String()
+	u := app.Window().URL()
+	p.Code = codeOf(u.Path)
+	p.Lang = pageLanguage(u.Query().Get("lang"), doc.Get("documentElement").Get("lang").String())
 	main := doc.Call("getElementById", "main")
 	if main.Truthy() {
 		if problem := main.Call("getAttribute", "data-problem"); problem.Truthy() {
@@ -36,10 +37,26 @@ func (p *Page) OnInit() {
 			p.View = &v
 		}
 	}
+	if el := doc.Call("getElementById", ErrorsID); el.Truthy() {
+		p.Errors = parseErrors(el.Get("textContent").String())
+	}
 	p.adoptForm(doc.Call("getElementById", "feedback-form"))
 	if p.ID == "" || used(p.ID) {
 		p.ID = feedback.NewID() // a cached page must not reuse a sent id
 	}
+}
+
+// pageLanguage picks the page's language: the URL's ?lang= first, then
+// the language the page was rendered in. A page the service worker
+// answered with the app's shell was rendered in the default language,
+// but its URL still names the visitor's.
+func pageLanguage(query, rendered string) string {
+	for _, l := range []string{query, rendered} {
+		if lang, ok := i18n.Normalize(l); ok {
+			return lang
+		}
+	}
+	return i18n.Default
 }
 
 // codeOf returns the poster code of a /q/{code} path.
@@ -86,6 +103,7 @@ func (p *Page) surveyDef() *feedback.Survey {
 
 // OnMount follows the outbox, so the outcome line stays current.
 func (p *Page) OnMount(ctx app.Context) {
+	p.mounted = &ctx
 	if outbox == nil {
 		return
 	}
@@ -128,12 +146,20 @@ func (p *Page) onSubmit(ctx app.Context, e app.Event) {
 		p.Submitted(p.ID, body)
 		return
 	}
-	form, id, url := ctx.JSSrc(), p.ID, "/q/"+p.Code
+	// Answer through the page's context, not the event's: go-app drops a
+	// dispatch whose element is gone, and the form can be re-rendered
+	// while the submission is stored.
+	page := ctx
+	if p.mounted != nil {
+		page = *p.mounted
+	}
+	id, url := p.ID, "/q/"+p.Code
 	ctx.Async(func() {
 		err := outbox.Submit(context.Background(), url, id, body)
-		ctx.Dispatch(func(app.Context) {
+		page.Dispatch(func(app.Context) {
 			if err != nil {
-				form.Call("submit") // post natively; the server dedupes by id
+				app.Log("the submission could not be stored on the device; posting the form:", err)
+				postNatively() // the server dedupes by id
 				return
 			}
 			markUsed(id)
@@ -141,6 +167,13 @@ func (p *Page) onSubmit(ctx app.Context, e app.Event) {
 			p.refresh()
 		})
 	})
+}
+
+// postNatively posts the form as the browser would without the wasm.
+func postNatively() {
+	if form := app.Window().GetElementByID("feedback-form"); form.Truthy() {
+		form.Call("submit")
+	}
 }
 
 // validSubmission builds the submission from the form's values with the

@@ -7,14 +7,17 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
+	"github.com/feedbackhq/feedback/shared/i18n"
 )
 
-// faces are the five hygiene ratings, 1 (very dirty) to 5 (very clean).
-var faces = []string{"😣", "🙁", "😐", "🙂", "😄"}
+// ratings are the values of a rating scale.
+var ratings = []int{1, 2, 3, 4, 5}
 
 func (p *Page) hygieneFields(heading string) app.UI {
 	return app.Div().Body(
-		p.scale(heading, feedback.FieldRating, faces, "rating_"),
+		p.scale(heading, "faces", func(n int) []app.UI {
+			return []app.UI{face(n), app.Span().Text(p.t("rating_" + strconv.Itoa(n)))}
+		}),
 		app.FieldSet().Body(
 			app.Legend().Text(p.t("tags_legend")),
 			app.Range(feedback.HygieneTags).Slice(func(i int) app.UI {
@@ -29,9 +32,11 @@ func (p *Page) hygieneFields(heading string) app.UI {
 }
 
 func (p *Page) reviewFields() app.UI {
-	stars := []string{"★", "★★", "★★★", "★★★★", "★★★★★"}
 	return app.Div().Body(
-		p.scale(p.t("review_rating"), feedback.FieldRating, stars, ""),
+		p.scale(p.t("review_rating"), "stars", func(n int) []app.UI {
+			// The number is what the eye reads; "4 stars" is the name.
+			return []app.UI{star(), app.Span().Aria("hidden", "true").Text(n), app.Span().Class("sr-only").Text(p.starsLabel(n))}
+		}),
 		p.textarea(feedback.FieldComment, p.t("comment"), feedback.MaxReviewComment, p.Values.Comment, false,
 			func(s string) { p.Values.Comment = s }),
 		app.P().Body(
@@ -46,46 +51,52 @@ func (p *Page) reviewFields() app.UI {
 	)
 }
 
-// scale renders five (or more) large radio buttons, each with a glyph and
-// a label; label keys are labelKey+n, or "n stars" when labelKey is empty.
-func (p *Page) scale(legend, name string, glyphs []string, labelKey string) app.UI {
+// starsLabel names rating n of a review: "1 star", "4 stars".
+func (p *Page) starsLabel(n int) string {
+	if n == 1 {
+		return p.t("stars_1")
+	}
+	return i18n.Tf(p.Lang, "stars_n", n)
+}
+
+// scale renders the five large radio buttons of a required rating, each
+// labelled with what label returns for its value.
+func (p *Page) scale(legend, class string, label func(n int) []app.UI) app.UI {
 	return app.FieldSet().Body(
 		app.Legend().Body(app.Text(legend+" "), app.Span().Class("hint").Text("("+p.t("required")+")")),
-		app.Div().Class("scale").Body(
-			app.Range(glyphs).Slice(func(i int) app.UI {
-				n := i + 1
-				label := strconv.Itoa(n) + " " + p.t("stars")
-				if labelKey != "" {
-					label = p.t(labelKey + strconv.Itoa(n))
-				}
-				return p.radio(name+"-"+strconv.Itoa(n), name, strconv.Itoa(n), glyphs[i], label, p.Values.Rating == n,
-					func() { p.Values.Rating = n })
+		app.Div().Class("scale "+class).Body(
+			app.Range(ratings).Slice(func(i int) app.UI {
+				n := ratings[i]
+				v := strconv.Itoa(n)
+				return p.radio(feedback.FieldRating+"-"+v, feedback.FieldRating, v, true, p.Values.Rating == n,
+					func() { p.Values.Rating = n }, label(n)...)
 			}),
 		),
 	)
 }
 
-// radio is one choice of a scale: the input, then its label, which CSS
-// turns into a large button.
-func (p *Page) radio(id, name, value, glyph, label string, checked bool, set func()) app.UI {
-	in := app.Input().Type("radio").ID(id).Name(name).Value(value).Required(true).
-		OnChange(func(ctx app.Context, e app.Event) { set() })
-	if checked {
-		in = in.Checked(true) // only when true: go-app writes checked="false" otherwise
+// radio is one choice of a group: the input, then its label, which CSS
+// turns into a large button. Only a required group's inputs are
+// required: a browser refuses to submit a form with a required group
+// left empty.
+func (p *Page) radio(id, name, value string, required, checked bool, set func(), label ...app.UI) app.UI {
+	in := app.Input().Type("radio").ID(id).Name(name).Value(value).
+		OnChange(func(ctx app.Context, e app.Event) { p.touched = true; set() })
+	// Boolean attributes only when true: go-app writes required="false"
+	// and checked="false", which HTML reads as true.
+	if required {
+		in = in.Required(true)
 	}
-	return app.Div().Class("choice").Body(
-		in,
-		app.Label().For(id).Body(
-			app.If(glyph != "", func() app.UI { return app.Span().Class("face").Text(glyph) }),
-			app.Span().Text(label),
-		),
-	)
+	if checked && !p.touched {
+		in = in.Checked(true)
+	}
+	return app.Div().Class("choice").Body(in, app.Label().For(id).Body(label...))
 }
 
 func (p *Page) checkbox(id, name, value, label string, checked bool, set func(bool)) app.UI {
 	in := app.Input().Type("checkbox").ID(id).Name(name).Value(value).
-		OnChange(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("checked").Bool()) })
-	if checked {
+		OnChange(func(ctx app.Context, e app.Event) { p.touched = true; set(ctx.JSSrc().Get("checked").Bool()) })
+	if checked && !p.touched {
 		in = in.Checked(true)
 	}
 	return app.Div().Class("check").Body(in, app.Label().For(id).Text(label))

@@ -31,7 +31,7 @@ func TestPageHygiene(t *testing.T) {
 	p := &visitor.Page{Code: code, Lang: "de", ID: feedback.NewID(), View: hygiene()}
 	html := render(t, p)
 	for _, want := range []string{
-		"Wie sauber ist es hier?", "Restroom &lt;1st floor&gt;", `action="/q/` + code + `"`, `method="post"`,
+		"Wie sauber ist es hier?", "Restroom &lt;1st floor&gt;", `action="/q/` + code + `?lang=de"`, `method="post"`,
 		`value="` + p.ID + `"`, "Sehr schmutzig", "Sehr sauber", `value="no_soap"`, "Keine Seife",
 		`name="comment"`, "Deutsch", `id="form-view"`,
 	} {
@@ -57,7 +57,7 @@ func TestPageKeepsValues(t *testing.T) {
 		Errors: []feedback.InvalidParam{{Name: "rating", Reason: "is required"}},
 		Values: visitor.Values{Rating: 4, Comment: "Great <b>coffee</b>", Email: email, Consent: true}}
 	html := render(t, p)
-	for _, want := range []string{"rating: is required", "Great &lt;b&gt;coffee&lt;/b&gt;", `value="` + email + `"`} {
+	for _, want := range []string{"Rating: is required", "Great &lt;b&gt;coffee&lt;/b&gt;", `value="` + email + `"`} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the re-rendered form lacks %q", want)
 		}

@@ -45,8 +45,8 @@ func (p *Page) question(q feedback.Question) app.UI {
 	return p.group(q, label, app.Div().Class(scaleClass(q.Type)).Body(
 		app.Range(choices).Slice(func(i int) app.UI {
 			c := choices[i]
-			return p.radio("q-"+q.ID+"-"+c.value, name, c.value, "", c.label, has(answer, c.value),
-				func() { set([]string{c.value}) })
+			return p.radio("q-"+q.ID+"-"+c.value, name, c.value, q.Required, has(answer, c.value),
+				func() { set([]string{c.value}) }, app.Span().Text(c.label))
 		}),
 	))
 }

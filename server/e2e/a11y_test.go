@@ -3,12 +3,14 @@ package e2e_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
+	"github.com/feedbackhq/feedback/shared/i18n"
 )
 
 // axeVersion is the axe-core release .ci/run installs.
@@ -91,4 +93,71 @@ func TestAccessibility(t *testing.T) {
 	if vs := eval[[]violation](b, axeRunJS); len(vs) != 1 || vs[0].ID != "image-alt" {
 		t.Errorf("axe-core found %+v on a page with an image without alt, want image-alt", vs)
 	}
+}
+
+// TestAccessibilityOfStates checks the screens beyond a fresh form, on a
+// phone and on a desktop: the forms with a choice made, a refusal as the
+// server renders it and as the wasm does, the outcome of a submission,
+// an unknown poster, the kiosk's thank-you, PIN and status screens, and
+// a page offline without its form.
+func TestAccessibilityOfStates(t *testing.T) {
+	needBrowser(t)
+	axe := axeScript(t)
+	t.Parallel()
+	s, b := startServer(t), newBrowser(t)
+	check := func(page string) {
+		t.Helper()
+		b.phone()
+		checkA11y(t, b, axe, page+" (390 px)")
+		b.do(chromedp.EmulateViewport(1280, 800))
+		checkA11y(t, b, axe, page+" (1280 px)")
+	}
+	for _, form := range []feedback.FormKind{feedback.FormHygiene, feedback.FormReview, feedback.FormSurvey} {
+		b.do(chromedp.Navigate(s.visitorURL(form)))
+		b.waitWasm()
+		b.do(chromedp.Click(chromedp.CSS(`.choice label`)))
+		check("visitor form " + string(form) + " with a choice")
+	}
+
+	b.openWithoutWasm(s.visitorURL(feedback.FormReview) + "?lang=de")
+	b.do(chromedp.SendKeys(chromedp.ID(feedback.FieldContactEmail), "not an address"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("contact_email").type = "text"`),
+		chromedp.Click(chromedp.CSS(`label[for="rating-5"]`)), chromedp.Click(chromedp.CSS(submitButton)))
+	b.waitText(i18n.T("de", "error_title"), 10*time.Second)
+	check("refusal without the wasm")
+	b.waitWasm()
+	b.waitText(i18n.T("de", "error_title"), 10*time.Second)
+	check("refusal with the wasm")
+
+	b.do(chromedp.Navigate(s.visitorURL(feedback.FormHygiene)))
+	b.waitWasm()
+	fillHygiene(b, 3, "checked by axe")
+	b.do(chromedp.Click(chromedp.CSS(submitButton)))
+	b.waitText(i18n.T("en", "sent"), 20*time.Second)
+	check("outcome of a submission")
+
+	b.do(chromedp.Navigate(s.base + "/q/" + strings.Repeat("A", 43)))
+	b.waitWasm()
+	b.waitText(i18n.T("en", "invalid_code"), 10*time.Second)
+	check("unknown poster")
+
+	pairKiosk(b, s, s.base, feedback.KioskTiming{ResetSeconds: 60, IdleSeconds: 120, IntervalSeconds: 0})
+	b.do(chromedp.Click(chromedp.ID("kiosk-start")))
+	b.waitFor("the kiosk form", formScreen, 10*time.Second)
+	b.do(chromedp.Click(chromedp.CSS(`label[for="rating-4"]`)), chromedp.Click(chromedp.CSS(submitButton)))
+	b.waitText(i18n.T("en", "thanks_body"), 10*time.Second)
+	check("kiosk thank-you")
+	b.do(chromedp.Click(chromedp.ID("kiosk-exit")))
+	b.waitFor("the PIN form", `!!document.getElementById("exit-pin")`, 10*time.Second)
+	check("kiosk PIN")
+	b.do(chromedp.SendKeys(chromedp.ID("exit-pin"), kioskPIN), chromedp.Click(chromedp.CSS(`#pin-form button[type=submit]`)))
+	b.waitFor("the admin screen", adminScreen, 10*time.Second)
+	check("kiosk status")
+
+	b.waitServiceWorker()
+	cutOff(b, s)
+	b.do(chromedp.Navigate(s.base + "/q/" + strings.Repeat("B", 43))) // never visited: not cached
+	b.waitWasm()
+	b.waitText(i18n.T("en", "unavailable_title"), 10*time.Second)
+	check("a page offline without its form")
 }

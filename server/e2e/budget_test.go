@@ -108,8 +108,7 @@ func TestFirstVisitBytes(t *testing.T) {
 	}
 	release()
 	b.waitWasm()
-	b.waitFor("the service worker to be active",
-		`navigator.serviceWorker.getRegistration().then((r) => !!r && !!r.active && r.active.state === "activated")`, 60*time.Second)
+	b.waitWorkerActive()
 	waitUntil(t, "the network to be idle", 30*time.Second, log.idle)
 
 	var total float64

@@ -143,6 +143,19 @@ func (b *browser) waitFor(what, expr string, timeout time.Duration) {
 // and it has installed its history handler.
 const wasmRunning = `!document.getElementById("app-wasm-loader") && typeof window.onpopstate === "function"`
 
+// openWithoutWasm opens url with wasm=false added to its query, so that
+// app.js never loads the wasm, and waits until app.js has removed its
+// loader.
+func (b *browser) openWithoutWasm(url string) {
+	b.t.Helper()
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	b.do(chromedp.Navigate(url + sep + "wasm=false"))
+	b.waitFor("app.js to remove the loader", `!document.getElementById("app-wasm-loader")`, 10*time.Second)
+}
+
 // waitWasm waits until the app's WebAssembly runs the page.
 func (b *browser) waitWasm() {
 	b.t.Helper()
@@ -154,11 +167,18 @@ func (b *browser) waitWasm() {
 // it, and waits until it controls the page and the wasm runs again.
 func (b *browser) waitServiceWorker() {
 	b.t.Helper()
-	b.waitFor("the service worker to be active",
-		`navigator.serviceWorker.getRegistration().then((r) => !!r && !!r.active && r.active.state === "activated")`, 60*time.Second)
+	b.waitWorkerActive()
 	b.do(chromedp.Reload())
 	b.waitFor("the service worker to control the page", `navigator.serviceWorker.controller`, 30*time.Second)
 	b.waitWasm()
+}
+
+// waitWorkerActive waits until the app's service worker is installed,
+// its cache filled, and active; it controls only pages loaded after.
+func (b *browser) waitWorkerActive() {
+	b.t.Helper()
+	b.waitFor("the service worker to be active",
+		`navigator.serviceWorker.getRegistration().then((r) => !!r && !!r.active && r.active.state === "activated")`, 60*time.Second)
 }
 
 // setNetwork sets what the tab and its service workers can reach, and
@@ -325,4 +345,41 @@ func (b *browser) requested(methodURL string) int {
 		}
 	}
 	return n
+}
+
+// phone makes the tab a phone's screen, 390 by 844 CSS pixels.
+func (b *browser) phone() {
+	b.t.Helper()
+	b.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch, chromedp.EmulatePortrait))
+}
+
+// overflowJS lists what does not fit the width of the screen: the page
+// scrolling sideways, an element reaching past either edge, a control
+// closer than 4 px to an edge (cut off by a rounded screen or a case),
+// and a choice or button whose content spills out of its box.
+const overflowJS = `(() => {
+  const vw = document.documentElement.clientWidth, bad = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + " " + JSON.stringify(el.textContent.trim().slice(0, 24));
+  if (document.documentElement.scrollWidth > vw) bad.push("the page is " + document.documentElement.scrollWidth + " px wide");
+  for (const el of document.querySelectorAll("body *")) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && (r.left < -0.5 || r.right > vw + 0.5)) bad.push(name(el) + " spans " + Math.round(r.left) + " to " + Math.round(r.right));
+  }
+  for (const el of document.querySelectorAll("a, button, label, textarea, input:not([type=radio])")) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && (r.left < 4 || r.right > vw - 4)) bad.push(name(el) + " touches the edge: " + Math.round(r.left) + " to " + Math.round(r.right));
+  }
+  for (const el of document.querySelectorAll(".choice label, button")) {
+    if (el.scrollWidth > el.clientWidth) bad.push(name(el) + " is " + el.scrollWidth + " px wide in a box of " + el.clientWidth);
+  }
+  return bad;
+})()`
+
+// checkFits fails t for everything on the page that does not fit the
+// width of the screen.
+func checkFits(t *testing.T, b *browser, page string) {
+	t.Helper()
+	for _, bad := range eval[[]string](b, overflowJS) {
+		t.Errorf("%s: %s", page, bad)
+	}
 }

@@ -283,6 +283,27 @@ func checkDelivered[T cmp.Ordered](t *testing.T, got []feedback.HygieneSubmissio
 	}
 }
 
+// surveyResponses returns the responses to the demo's survey, by id.
+func (s *server) surveyResponses() map[string]feedback.SurveyResponse {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	all := feedback.ListParams{Page: 1, PerPage: feedback.MaxPerPage}
+	surveys, err := s.api.Surveys(ctx, all)
+	if err != nil || len(surveys.Data) != 1 {
+		s.t.Fatalf("GET /api/v1/surveys: %v; want the demo's one survey", err)
+	}
+	page, err := s.api.SurveyResponses(ctx, surveys.Data[0].ID, all)
+	if err != nil {
+		s.t.Fatalf("GET /api/v1/surveys/{id}/responses: %v", err)
+	}
+	out := map[string]feedback.SurveyResponse{}
+	for _, r := range page.Data {
+		out[r.ID] = r
+	}
+	return out
+}
+
 // locationID returns the id of the demo location named name.
 func (s *server) locationID(name string) string {
 	s.t.Helper()

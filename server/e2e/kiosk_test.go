@@ -110,8 +110,7 @@ func TestKiosk(t *testing.T) {
 
 	// Offline, a submission waits on the device, also across a reload
 	// that only the service worker can answer.
-	b.waitFor("the service worker to be active",
-		`navigator.serviceWorker.getRegistration().then((r) => !!r && !!r.active && r.active.state === "activated")`, 60*time.Second)
+	b.waitWorkerActive()
 	cutOff(b, s)
 	kioskSubmit(b, 2)
 	b.waitFor("the attract screen", attractScreen, 15*time.Second)
@@ -227,4 +226,32 @@ func TestKioskHeartbeat(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// TestKioskFitsNarrowScreen runs a kiosk on a screen 390 px wide: the
+// attract screen and the form fit it, language buttons included, and the
+// staff screens do not offer the way to themselves.
+func TestKioskFitsNarrowScreen(t *testing.T) {
+	needBrowser(t)
+	t.Parallel()
+	s, b := startServer(t), newBrowser(t)
+	b.phone()
+	pairKiosk(b, s, s.base, feedback.KioskTiming{ResetSeconds: 60, IdleSeconds: 120, IntervalSeconds: 0})
+	checkFits(t, b, "kiosk attract")
+	b.do(chromedp.Click(chromedp.ID("kiosk-start")))
+	b.waitFor("the kiosk form", formScreen, 10*time.Second)
+	checkFits(t, b, "kiosk form")
+
+	staffButton := `!!document.getElementById("kiosk-exit")`
+	b.do(chromedp.Click(chromedp.ID("kiosk-exit")))
+	b.waitFor("the PIN form", `!!document.getElementById("exit-pin")`, 10*time.Second)
+	if eval[bool](b, staffButton) {
+		t.Error("the PIN screen offers the Staff button")
+	}
+	b.do(chromedp.SendKeys(chromedp.ID("exit-pin"), kioskPIN), chromedp.Click(chromedp.CSS(`#pin-form button[type=submit]`)))
+	b.waitFor("the admin screen", adminScreen, 10*time.Second)
+	if eval[bool](b, staffButton) {
+		t.Error("the admin screen offers the Staff button")
+	}
+	checkFits(t, b, "kiosk admin")
 }

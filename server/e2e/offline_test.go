@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,6 +61,50 @@ func TestOfflineQueueDeliversExactlyOnce(t *testing.T) {
 	checkDelivered(t, got, feedback.SourceQR, func(h feedback.HygieneSubmission) string { return h.Comment }, comments)
 	s.checkNewHygiene(before, 3, "once the queue drained")
 }
+
+// TestFirstVisitReloadsOffline opens a poster's page exactly once and
+// loses the network: that page was loaded before the service worker
+// existed, so the worker never saw it. A submission made offline waits;
+// the page reloads offline with its form and the count of what waits,
+// the wasm does not crash, and the submission arrives exactly once when
+// the network is back.
+func TestFirstVisitReloadsOffline(t *testing.T) {
+	needBrowser(t)
+	t.Parallel()
+	s, b, before := openHygieneForm(t)
+	b.waitWorkerActive()
+	if eval[bool](b, `!!navigator.serviceWorker.controller`) {
+		t.Fatal("the first visit is controlled by the service worker; the test needs the first visit")
+	}
+	cutOff(b, s)
+	comment := "first visit, then offline"
+	fillHygiene(b, 2, comment)
+	b.do(chromedp.Click(chromedp.CSS(submitButton)))
+	b.waitText(i18n.T("en", "saved"), 10*time.Second)
+	b.waitQueue(1, 10*time.Second)
+
+	b.do(chromedp.Reload()) // offline: only the service worker can answer
+	b.waitWasm()
+	b.waitFor("the form after the offline reload", formShown, 30*time.Second)
+	b.waitText(i18n.Tf("en", "waiting", 1), 10*time.Second)
+	if console := b.consoleText(); strings.Contains(console, "panic") {
+		t.Errorf("the wasm crashed after the offline reload:\n%s", console)
+	}
+	if !eval[bool](b, `fetch("/web/icon.svg").then((r) => r.ok, () => false)`) {
+		t.Error("/web/icon.svg is not served offline")
+	}
+
+	reconnect(b, s)
+	got := s.waitNewHygiene(before, 1, 60*time.Second)[0]
+	b.waitQueue(0, 30*time.Second)
+	if got.Comment != comment || got.Rating != 2 {
+		t.Errorf("stored %+v, want rating 2, comment %q", got, comment)
+	}
+	s.checkNewHygiene(before, 1, "once the queue drained")
+}
+
+// formShown is true when the page shows the visitor form.
+const formShown = `!!document.querySelector("#feedback-form button[type=submit]")`
 
 // TestServerOutageIsNotOffline stops the server while the browser stays
 // online: the submission waits on the device, and the queue's own timer

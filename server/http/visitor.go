@@ -106,6 +106,9 @@ func (s *Server) handleVisitorSubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sub, err := s.decodeSubmission(w, r, t, asJSON)
+	if l, ok := i18n.Normalize(sub.Language); ok && !asJSON {
+		lang = l // the page's language: a refusal or the thanks come back in it
+	}
 	var rec any
 	var created bool
 	if err == nil {
@@ -123,9 +126,6 @@ func (s *Server) handleVisitorSubmit(w http.ResponseWriter, r *http.Request) {
 		s.wakeDeliveries()
 	}
 	if !asJSON {
-		if l, ok := i18n.Normalize(sub.Language); ok {
-			lang = l
-		}
 		http.Redirect(w, r, "/q/"+code+"/thanks?lang="+url.QueryEscape(lang), http.StatusSeeOther)
 		return
 	}

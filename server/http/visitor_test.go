@@ -113,6 +113,31 @@ func TestVisitorFormPost(t *testing.T) {
 	})
 }
 
+// TestVisitorRefusalInPageLanguage: a form posted from the German page
+// of a browser that prefers English comes back in German, field names
+// and reasons included; the API keeps its English reason.
+func TestVisitorRefusalInPageLanguage(t *testing.T) {
+	ts := MustOpenServer(t, "sqlite")
+	f := ts.newFixture(t, "Lang")
+	form := url.Values{"id": {feedback.NewID()}, "language": {"de"}, "rating": {"2"}, "comment": {strings.Repeat("x", 501)}}
+	r := ts.do(t, req{method: "POST", path: "/q/" + f.Hygiene.Code, body: form.Encode(),
+		contentType: "application/x-www-form-urlencoded", header: http.Header{"Accept-Language": {"en"}}}).expect(t, 422, "")
+	body := string(r.Body)
+	for _, want := range []string{`lang="de"`, "Bitte prüfen Sie Ihre Angaben", "Kommentar: darf höchstens 500 Zeichen lang sein (jetzt 501)"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the refusal lacks %q", want)
+		}
+	}
+	if _, list, _ := strings.Cut(body, `class="errors"`); strings.Contains(strings.SplitN(list, "</ul>", 2)[0], "must be at most") {
+		t.Errorf("the German refusal lists an English reason:\n%s", body)
+	}
+	p := submit(t, ts, f.Hygiene.Code, map[string]any{"id": feedback.NewID(), "rating": 2, "comment": strings.Repeat("x", 501), "language": "de"}).
+		expect(t, 422, feedback.EValidation).problem(t)
+	if len(p.InvalidParams) != 1 || p.InvalidParams[0].Name != "comment" || p.InvalidParams[0].Reason != "must be at most 500 characters (got 501)" {
+		t.Errorf("the API answered %+v", p.InvalidParams)
+	}
+}
+
 func TestVisitorJSON(t *testing.T) {
 	eachStore(t, func(t *testing.T, ts *TestServer) {
 		f := ts.newFixture(t, "JSON")

@@ -3,7 +3,7 @@ package feedback
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
+	"strconv"
 )
 
 // checkAnswers validates every answer against its question and returns the
@@ -18,23 +18,23 @@ func checkAnswers(v *Validator, qs []Question, answers map[string]json.RawMessag
 	for id, raw := range answers {
 		name := "answers." + id
 		q, ok := byID[id]
-		if !v.Check(ok, name, "is not a question of this survey") {
+		if !v.Ensure(ok, name, RuleNotQuestion) {
 			continue
 		}
 		if isNull(raw) {
 			continue
 		}
-		val, reason := checkAnswer(q, raw)
-		if !v.Check(reason == "", name, reason) {
+		val, b := checkAnswer(q, raw)
+		if !v.record(name, b) {
 			continue
 		}
-		b, _ := json.Marshal(val)
-		out[id] = b
+		enc, _ := json.Marshal(val)
+		out[id] = enc
 	}
 	for _, q := range qs {
 		if _, ok := out[q.ID]; !ok && q.Required {
 			if _, given := answers[q.ID]; !given || isNull(answers[q.ID]) {
-				v.Add("answers."+q.ID, "is required")
+				v.Reject("answers."+q.ID, RuleRequired)
 			}
 		}
 	}
@@ -46,8 +46,8 @@ func isNull(raw json.RawMessage) bool {
 }
 
 // checkAnswer decodes raw as the type q takes and returns the clean value
-// or the reason it is wrong.
-func checkAnswer(q *Question, raw json.RawMessage) (any, string) {
+// or the rule it breaks.
+func checkAnswer(q *Question, raw json.RawMessage) (any, breach) {
 	switch q.Type {
 	case QuestionRating:
 		return intAnswer(raw, 1, 5)
@@ -56,56 +56,60 @@ func checkAnswer(q *Question, raw json.RawMessage) (any, string) {
 	case QuestionYesNo:
 		var b bool
 		if json.Unmarshal(raw, &b) != nil {
-			return nil, "must be true or false"
+			return nil, broke(RuleBool)
 		}
-		return b, ""
+		return b, breach{}
 	case QuestionText:
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return nil, "must be a string"
-		}
-		s, reason := CleanText(s, MaxAnswerText)
-		if reason == "" && s == "" && q.Required {
-			reason = "is required"
-		}
-		return s, reason
+		return textAnswer(q, raw)
 	case QuestionSingleChoice:
 		var s string
 		if json.Unmarshal(raw, &s) != nil || !q.hasOption(s) {
-			return nil, "must be the id of one of the question's options"
+			return nil, broke(RuleOption)
 		}
-		return s, ""
+		return s, breach{}
 	case QuestionMultiChoice:
 		return multiAnswer(q, raw)
 	}
-	return nil, "belongs to a question of unknown type"
+	return nil, broke(RuleUnknownType)
 }
 
-func intAnswer(raw json.RawMessage, min, max int) (any, string) {
+func intAnswer(raw json.RawMessage, min, max int) (any, breach) {
 	var n int
 	if json.Unmarshal(raw, &n) != nil || n < min || n > max {
-		return nil, fmt.Sprintf("must be an integer from %d to %d", min, max)
+		return nil, broke(RuleIntRange, itoa(min), itoa(max))
 	}
-	return n, ""
+	return n, breach{}
 }
 
-func multiAnswer(q *Question, raw json.RawMessage) (any, string) {
+func textAnswer(q *Question, raw json.RawMessage) (any, breach) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, broke(RuleString)
+	}
+	s, b := cleanText(s, MaxAnswerText)
+	if b.ok() && s == "" && q.Required {
+		b = broke(RuleRequired)
+	}
+	return s, b
+}
+
+func multiAnswer(q *Question, raw json.RawMessage) (any, breach) {
 	var ids []string
 	if json.Unmarshal(raw, &ids) != nil {
-		return nil, "must be a list of option ids"
+		return nil, broke(RuleOptionList)
 	}
 	chosen := map[string]bool{}
 	for _, id := range ids {
 		if !q.hasOption(id) {
-			return nil, fmt.Sprintf("holds %q, which is not an option of the question", id)
+			return nil, broke(RuleNotOption, strconv.Quote(id))
 		}
 		if chosen[id] {
-			return nil, fmt.Sprintf("holds %q twice", id)
+			return nil, broke(RuleOptionTwice, strconv.Quote(id))
 		}
 		chosen[id] = true
 	}
 	if q.Required && len(ids) == 0 {
-		return nil, "must choose at least one option"
+		return nil, broke(RuleMinOneOption)
 	}
 	out := []string{}
 	for _, o := range q.Options { // option order, so the order of choices does not matter
@@ -113,7 +117,7 @@ func multiAnswer(q *Question, raw json.RawMessage) (any, string) {
 			out = append(out, o.ID)
 		}
 	}
-	return out, ""
+	return out, breach{}
 }
 
 func (q *Question) hasOption(id string) bool {

@@ -29,10 +29,15 @@ const (
 	ERateLimited          = "rate_limited"           // 429
 )
 
-// InvalidParam names one rejected input and says why.
+// InvalidParam names one rejected input and says why. Reason is the
+// English the API answers; Rule and Args, when the reason is one of
+// [Rules], say it again as a key and its arguments, for pages that speak
+// the visitor's language. They never go on the wire.
 type InvalidParam struct {
-	Name   string `json:"name"`
-	Reason string `json:"reason"`
+	Name   string   `json:"name"`
+	Reason string   `json:"reason"`
+	Rule   string   `json:"-"`
+	Args   []string `json:"-"`
 }
 
 // Error is the one error type of the service. Code is one of the E*

@@ -31,7 +31,7 @@ func SubmissionFromForm(f url.Values, survey *Survey) (Submission, error) {
 	var v Validator
 	for name, vals := range f {
 		if len(vals) > maxFormValuesPerField {
-			v.Add(name, "has too many values")
+			v.Reject(name, RuleTooManyValues)
 			continue
 		}
 		first := strings.TrimSpace(vals[0])
@@ -55,7 +55,7 @@ func SubmissionFromForm(f url.Values, survey *Survey) (Submission, error) {
 		case strings.HasPrefix(name, AnswerFieldPrefix):
 			formAnswer(&v, &s, survey, strings.TrimPrefix(name, AnswerFieldPrefix), vals)
 		default:
-			v.Add(name, "is not a field of this form")
+			v.Reject(name, RuleNotFormField)
 		}
 	}
 	return s, v.Err()
@@ -67,7 +67,7 @@ func formTime(v *Validator, s string) *Time {
 	}
 	var t Time
 	if err := t.UnmarshalJSON([]byte(strconv.Quote(s))); err != nil {
-		v.Add(FieldCapturedAt, err.Error())
+		v.Reject(FieldCapturedAt, RuleDateTime)
 		return nil
 	}
 	return &t
@@ -79,7 +79,7 @@ func formInt(v *Validator, name, s string) *int {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		v.Add(name, "must be an integer")
+		v.Reject(name, RuleInteger)
 		return nil
 	}
 	return &n
@@ -94,7 +94,7 @@ func formBool(v *Validator, name, s string) *bool {
 		b = true
 	case "off", "false", "no", "0":
 	default:
-		v.Add(name, "must be true or false")
+		v.Reject(name, RuleBool)
 		return nil
 	}
 	return &b
@@ -123,7 +123,7 @@ func formAnswer(v *Validator, s *Submission, survey *Survey, id string, vals []s
 	name := "answers." + id
 	q := survey.question(id)
 	if q == nil {
-		v.Add(name, "is not a question of this survey")
+		v.Reject(name, RuleNotQuestion)
 		return
 	}
 	vals = nonEmpty(vals)
@@ -135,7 +135,7 @@ func formAnswer(v *Validator, s *Submission, survey *Survey, id string, vals []s
 	case QuestionRating, QuestionNPS:
 		n, err := strconv.Atoi(vals[0])
 		if err != nil {
-			v.Add(name, "must be an integer")
+			v.Reject(name, RuleInteger)
 			return
 		}
 		val = n

@@ -3,7 +3,6 @@ package feedback
 import (
 	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 )
@@ -54,12 +53,12 @@ type Submission struct {
 func (s *Submission) Validate(form FormKind, survey *Survey, now time.Time) error {
 	var v Validator
 	id, ok := ParseUUID(s.ID)
-	if v.Check(ok, "id", "must be a UUID") {
+	if v.Ensure(ok, "id", RuleUUID) {
 		s.ID = id
 	}
 	s.validateClock(&v, now)
 	if s.Language != "" {
-		v.Check(ValidLanguage(s.Language), "language", "must be a language tag such as en or de-CH")
+		v.Ensure(ValidLanguage(s.Language), "language", RuleLanguageTag)
 	}
 	switch form {
 	case FormHygiene:
@@ -69,7 +68,7 @@ func (s *Submission) Validate(form FormKind, survey *Survey, now time.Time) erro
 	case FormSurvey:
 		s.validateSurvey(&v, survey)
 	default:
-		v.Add("form", "is unknown")
+		v.Reject("form", RuleUnknownForm)
 	}
 	return v.Err()
 }
@@ -79,47 +78,47 @@ func (s *Submission) validateClock(v *Validator, now time.Time) {
 		return
 	}
 	t := s.CapturedAt.Time
-	v.Check(!t.After(now.Add(MaxClockSkew)), "captured_at", "must not be in the future")
-	v.Check(!t.Before(now.Add(-MaxSubmissionAge)), "captured_at", "must be at most 30 days old")
+	v.Ensure(!t.After(now.Add(MaxClockSkew)), "captured_at", RuleFuture)
+	v.Ensure(!t.Before(now.Add(-MaxSubmissionAge)), "captured_at", RuleTooOld)
 }
 
 func (s *Submission) validateHygiene(v *Validator) {
 	s.checkRating(v, 1, 5)
 	s.Tags = checkTags(v, s.Tags)
 	s.checkComment(v, MaxHygieneComment)
-	v.Check(s.ContactEmail == nil, "contact_email", "is not a field of the hygiene form")
-	v.Check(s.ContactConsent == nil, "contact_consent", "is not a field of the hygiene form")
-	v.Check(s.Answers == nil, "answers", "is not a field of the hygiene form")
+	v.Ensure(s.ContactEmail == nil, "contact_email", RuleNotHygieneField)
+	v.Ensure(s.ContactConsent == nil, "contact_consent", RuleNotHygieneField)
+	v.Ensure(s.Answers == nil, "answers", RuleNotHygieneField)
 }
 
 func (s *Submission) validateReview(v *Validator) {
 	s.checkRating(v, 1, 5)
 	s.checkComment(v, MaxReviewComment)
-	v.Check(s.Tags == nil, "tags", "is not a field of the review form")
-	v.Check(s.Answers == nil, "answers", "is not a field of the review form")
+	v.Ensure(s.Tags == nil, "tags", RuleNotReviewField)
+	v.Ensure(s.Answers == nil, "answers", RuleNotReviewField)
 	consent := s.ContactConsent != nil && *s.ContactConsent
 	if s.ContactEmail != nil && *s.ContactEmail == "" {
 		s.ContactEmail = nil
 	}
 	if s.ContactEmail == nil {
-		v.Check(!consent, "contact_email", "is required when contact_consent is true")
+		v.Ensure(!consent, "contact_email", RuleEmailRequired)
 		return
 	}
 	*s.ContactEmail = strings.TrimSpace(*s.ContactEmail)
-	if !v.Check(ValidEmail(*s.ContactEmail), "contact_email", "must be an email address") {
+	if !v.Ensure(ValidEmail(*s.ContactEmail), "contact_email", RuleEmail) {
 		return
 	}
-	v.Check(consent, "contact_consent", "must be true to leave a contact email")
+	v.Ensure(consent, "contact_consent", RuleConsentRequired)
 }
 
 func (s *Submission) validateSurvey(v *Validator, survey *Survey) {
-	v.Check(s.Rating == nil, "rating", "is not a field of a survey; answer its questions")
-	v.Check(s.Tags == nil, "tags", "is not a field of a survey")
-	v.Check(s.Comment == nil, "comment", "is not a field of a survey; use a text question")
-	v.Check(s.ContactEmail == nil, "contact_email", "is not a field of a survey")
-	v.Check(s.ContactConsent == nil, "contact_consent", "is not a field of a survey")
+	v.Ensure(s.Rating == nil, "rating", RuleSurveyRating)
+	v.Ensure(s.Tags == nil, "tags", RuleNotSurveyField)
+	v.Ensure(s.Comment == nil, "comment", RuleSurveyComment)
+	v.Ensure(s.ContactEmail == nil, "contact_email", RuleNotSurveyField)
+	v.Ensure(s.ContactConsent == nil, "contact_consent", RuleNotSurveyField)
 	if survey == nil {
-		v.Add("answers", "cannot be checked: the survey is unknown")
+		v.Reject("answers", RuleUnknownSurvey)
 		return
 	}
 	s.Answers = checkAnswers(v, survey.Questions, s.Answers)
@@ -127,10 +126,10 @@ func (s *Submission) validateSurvey(v *Validator, survey *Survey) {
 
 func (s *Submission) checkRating(v *Validator, min, max int) {
 	if s.Rating == nil {
-		v.Add("rating", "is required")
+		v.Reject("rating", RuleRequired)
 		return
 	}
-	v.Check(*s.Rating >= min && *s.Rating <= max, "rating", fmt.Sprintf("must be an integer from %d to %d", min, max))
+	v.Ensure(*s.Rating >= min && *s.Rating <= max, "rating", RuleIntRange, itoa(min), itoa(max))
 }
 
 func (s *Submission) checkComment(v *Validator, max int) {

@@ -24,10 +24,10 @@ func checkTags(v *Validator, tags []string) []string {
 	seen := map[string]bool{}
 	for i, t := range tags {
 		name := fmt.Sprintf("tags[%d]", i)
-		if !v.Check(tagIndex(t) >= 0, name, "must be one of no_soap, no_paper, dirty_floor, dirty_toilet, bad_smell, out_of_order") {
+		if !v.Ensure(tagIndex(t) >= 0, name, RuleTag) {
 			continue
 		}
-		v.Check(!seen[t], name, "is repeated")
+		v.Ensure(!seen[t], name, RuleRepeated)
 		seen[t] = true
 	}
 	out := []string{}

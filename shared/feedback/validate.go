@@ -61,33 +61,38 @@ func (v *Validator) errWith(code, one, many string) error {
 
 // CleanText trims s and reports whether it is acceptable free text of at
 // most max characters: valid UTF-8 without control characters other than
-// newline and tab.
+// newline and tab. The reason is "" when it is.
 func CleanText(s string, max int) (string, string) {
+	s, b := cleanText(s, max)
+	if b.ok() {
+		return s, ""
+	}
+	return s, RuleText(b.rule, b.args...)
+}
+
+// cleanText is CleanText with the reason as a rule.
+func cleanText(s string, max int) (string, breach) {
 	s = strings.TrimSpace(s)
 	if !utf8.ValidString(s) {
-		return s, "must be valid UTF-8"
+		return s, broke(RuleUTF8)
 	}
 	for _, r := range s {
 		if unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' {
-			return s, "must not contain control characters"
+			return s, broke(RuleControlChars)
 		}
 	}
 	if n := utf8.RuneCountInString(s); n > max {
-		return s, fmt.Sprintf("must be at most %d characters (got %d)", max, n)
+		return s, broke(RuleMaxChars, itoa(max), itoa(n))
 	}
-	return s, ""
+	return s, breach{}
 }
 
 // checkText cleans *s in place and records a problem under name.
 func (v *Validator) checkText(s *string, name string, max int, required bool) {
-	cleaned, reason := CleanText(*s, max)
+	cleaned, b := cleanText(*s, max)
 	*s = cleaned
-	if reason != "" {
-		v.Add(name, reason)
-		return
-	}
-	if required && cleaned == "" {
-		v.Add(name, "is required")
+	if v.record(name, b) && required && cleaned == "" {
+		v.Reject(name, RuleRequired)
 	}
 }
 
