@@ -3,7 +3,9 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -17,25 +19,42 @@ import (
 const claimable = `d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
 	AND EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = d.workspace_id AND w.id = d.webhook_id AND w.disabled_at IS NULL)`
 
+// dueTurns reads every due delivery of the enabled subscriptions at $1
+// (one pass over the partial index deliveries_due: a leased delivery is
+// due too, as a claim leaves next_attempt_at alone) with, per
+// subscription, how many are leased (busy) and the place r of each free
+// one in the subscription's line, oldest first. A free delivery's turn
+// is r + busy: the claim takes turn 1 of every subscription before any
+// turn 2, and no turn beyond the cap.
+const dueTurns = `SELECT d.workspace_id, d.id, d.next_attempt_at,
+		CASE WHEN d.lease_until > $1 THEN 0 ELSE 1 END AS free,
+		ROW_NUMBER() OVER (PARTITION BY d.workspace_id, d.webhook_id, CASE WHEN d.lease_until > $1 THEN 0 ELSE 1 END
+			ORDER BY d.next_attempt_at, d.id) AS r,
+		SUM(CASE WHEN d.lease_until > $1 THEN 1 ELSE 0 END) OVER (PARTITION BY d.workspace_id, d.webhook_id) AS busy
+	FROM deliveries d JOIN webhooks w ON w.workspace_id = d.workspace_id AND w.id = d.webhook_id
+	WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND w.disabled_at IS NULL`
+
 // ClaimDeliveries leases up to limit due deliveries to worker until
-// now+lease, oldest due first, in one transaction: the SELECT skips rows
-// that concurrent claims hold (dialect SkipLocked), the UPDATE writes the
+// now+lease, taking turns across subscriptions (see ClaimDue).
+func (s *Store) ClaimDeliveries(ctx context.Context, worker string, lease time.Duration, limit int) ([]server.Delivery, error) {
+	return s.ClaimDue(ctx, worker, server.Claim{Lease: lease, Limit: limit})
+}
+
+// ClaimDue leases up to c.Limit due deliveries to worker until
+// now+c.Lease in one transaction: the SELECT ranks the due deliveries by
+// their turn (dueTurns) and locks the first ones, skipping rows that
+// concurrent claims hold (dialect SkipLocked); the UPDATE writes the
 // lease, and a join reads what sending needs.
-func (s *Store) ClaimDeliveries(ctx context.Context, worker string, lease time.Duration, limit int) (_ []server.Delivery, err error) {
-	defer wrap(&err, "ClaimDeliveries(%s)", worker)
+func (s *Store) ClaimDue(ctx context.Context, worker string, c server.Claim) (_ []server.Delivery, err error) {
+	defer wrap(&err, "ClaimDue(%s)", worker)
+	if c.PerWebhook <= 0 {
+		c.PerWebhook = math.MaxInt32 // no cap
+	}
 	now := s.now()
-	until := now.Add(lease).Truncate(time.Microsecond)
+	until := now.Add(c.Lease).Truncate(time.Microsecond)
 	var out []server.Delivery
 	err = s.db.InTx(ctx, func(tx Conn) error {
-		rows, err := tx.Query(ctx, `SELECT d.workspace_id, d.id FROM deliveries d WHERE `+claimable+`
-			ORDER BY d.next_attempt_at LIMIT $2`+s.dialect.SkipLocked, now, limit)
-		if err != nil {
-			return err
-		}
-		keys, err := collect(rows, func(r Row) ([2]string, error) {
-			var k [2]string
-			return k, r.Scan(&k[0], &k[1])
-		})
+		keys, err := s.claimKeys(ctx, tx, now, c)
 		if err != nil || len(keys) == 0 {
 			return err
 		}
@@ -50,6 +69,31 @@ func (s *Store) ClaimDeliveries(ctx context.Context, worker string, lease time.D
 		return err
 	})
 	return out, err
+}
+
+// claimKeys selects and locks the deliveries a claim takes.
+func (s *Store) claimKeys(ctx context.Context, tx Conn, now time.Time, c server.Claim) ([][2]string, error) {
+	args := []any{now, c.Limit, c.PerWebhook}
+	skip := ""
+	if len(c.Skip) > 0 {
+		marks := make([]string, len(c.Skip))
+		for i, id := range c.Skip {
+			args = append(args, id)
+			marks[i] = fmt.Sprintf("$%d", len(args))
+		}
+		skip = " AND d.webhook_id NOT IN (" + strings.Join(marks, ", ") + ")"
+	}
+	rows, err := tx.Query(ctx, `SELECT d.workspace_id, d.id FROM deliveries d WHERE (d.workspace_id, d.id) IN (
+			SELECT t.workspace_id, t.id FROM (`+dueTurns+skip+`) t
+			WHERE t.free = 1 AND t.r + t.busy <= $3 ORDER BY t.r + t.busy, t.next_attempt_at LIMIT $2)
+		AND `+claimable+s.dialect.SkipLocked, args...)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(r Row) ([2]string, error) {
+		var k [2]string
+		return k, r.Scan(&k[0], &k[1])
+	})
 }
 
 // keyMatch returns the condition "(workspace_id, id) is one of keys",
@@ -112,9 +156,56 @@ func scanLeased(r Row, now, until time.Time) (server.Delivery, error) {
 // provided the delivery is still leased by worker with the lease it was
 // claimed with; otherwise it returns feedback.EConflict and changes
 // nothing.
-func (s *Store) FinishAttempt(ctx context.Context, worker string, d *server.Delivery, a feedback.DeliveryAttempt, o server.Outcome) (err error) {
-	defer wrap(&err, "FinishAttempt(%s, %s)", d.WorkspaceID, d.ID)
+func (s *Store) FinishAttempt(ctx context.Context, worker string, d *server.Delivery, a feedback.DeliveryAttempt, o server.Outcome) error {
+	lost, err := s.FinishAttempts(ctx, worker, []server.Finished{{Delivery: d, Attempt: a, Outcome: o}}, nil)
+	if err == nil && len(lost) > 0 {
+		err = feedback.Errorf(feedback.EConflict, "The lease of delivery %s ended before its attempt was recorded.", d.ID)
+	}
+	return err
+}
+
+// FinishAttempts records the attempts of done, each only while worker
+// still holds the delivery's lease, with one UPDATE per delivery and one
+// INSERT of all the log rows, and releases the leases of release, in one
+// transaction. It returns the ids whose lease was lost.
+func (s *Store) FinishAttempts(ctx context.Context, worker string, done []server.Finished, release []*server.Delivery) (lost []string, err error) {
+	defer wrap(&err, "FinishAttempts(%s, %d, %d)", worker, len(done), len(release))
 	now := s.now()
+	err = s.db.InTx(ctx, func(tx Conn) error {
+		lost = nil
+		recorded := make([]int, 0, len(done)) // the attempt numbers, 0 for a lost lease
+		for i := range done {
+			n, err := s.finish(ctx, tx, worker, &done[i], now)
+			if err != nil {
+				return err
+			}
+			if n == 0 {
+				lost = append(lost, done[i].Delivery.ID)
+			}
+			recorded = append(recorded, n)
+		}
+		if err := s.logAttempts(ctx, tx, done, recorded); err != nil {
+			return err
+		}
+		for i, f := range done {
+			if recorded[i] > 0 && f.Outcome.Disable {
+				if err := s.disableWebhook(ctx, tx, f.Delivery.WorkspaceID, f.Delivery.WebhookID, f.Outcome.Reason, now); err != nil {
+					return err
+				}
+			}
+		}
+		gone, err := s.release(ctx, tx, worker, release)
+		lost = append(lost, gone...)
+		return err
+	})
+	return lost, err
+}
+
+// finish applies f's outcome to its delivery if worker still holds the
+// lease, and returns the delivery's attempt count after it, or 0 when
+// the lease was lost.
+func (s *Store) finish(ctx context.Context, tx Conn, worker string, f *server.Finished, now time.Time) (int, error) {
+	d, o := f.Delivery, f.Outcome
 	var next, delivered any
 	switch o.Status {
 	case feedback.DeliveryPending:
@@ -122,27 +213,65 @@ func (s *Store) FinishAttempt(ctx context.Context, worker string, d *server.Deli
 	case feedback.DeliverySucceeded:
 		delivered = now
 	}
-	return s.db.InTx(ctx, func(tx Conn) error {
-		var n int
-		err := tx.QueryRow(ctx, `UPDATE deliveries SET status = $5, attempts = attempts + 1, next_attempt_at = $6,
-				lease_until = NULL, leased_by = NULL, last_status_code = $7, last_error = $8, updated_at = $9,
-				delivered_at = $10
-			WHERE workspace_id = $1 AND id = $2 AND leased_by = $3 AND lease_until = $4 RETURNING attempts`,
-			d.WorkspaceID, d.ID, worker, d.LeaseUntil, string(o.Status), next, a.StatusCode, a.Error, now, delivered).Scan(&n)
+	var n int
+	err := tx.QueryRow(ctx, `UPDATE deliveries SET status = $5, attempts = attempts + 1, next_attempt_at = $6,
+			lease_until = NULL, leased_by = NULL, last_status_code = $7, last_error = $8, updated_at = $9,
+			delivered_at = $10
+		WHERE workspace_id = $1 AND id = $2 AND leased_by = $3 AND lease_until = $4 RETURNING attempts`,
+		d.WorkspaceID, d.ID, worker, d.LeaseUntil, string(o.Status), next, f.Attempt.StatusCode, f.Attempt.Error,
+		now, delivered).Scan(&n)
+	if errors.Is(err, ErrNoRows) {
+		return 0, nil
+	}
+	return n, err
+}
+
+// logAttempts inserts the log rows of the recorded attempts (n[i] > 0)
+// of done in one statement.
+func (s *Store) logAttempts(ctx context.Context, tx Conn, done []server.Finished, n []int) error {
+	var values []string
+	var args []any
+	for i, f := range done {
+		if n[i] == 0 {
+			continue
+		}
+		var next any
+		if f.Outcome.Status == feedback.DeliveryPending {
+			next = f.Outcome.NextAttempt.UTC().Truncate(time.Microsecond)
+		}
+		k := len(args)
+		values = append(values, fmt.Sprintf("($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)", k+1, k+2, k+3, k+4, k+5, k+6, k+7, k+8))
+		args = append(args, f.Delivery.WorkspaceID, f.Delivery.ID, n[i], f.Attempt.At.UTC().Truncate(time.Microsecond),
+			f.Attempt.StatusCode, f.Attempt.DurationMS, f.Attempt.Error, next)
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO delivery_attempts (workspace_id, delivery_id, n, at, status_code, duration_ms,
+		error, next_attempt_at) VALUES `+strings.Join(values, ", "), args...)
+	return err
+}
+
+// release ends worker's leases of deliveries without an attempt, so
+// that they are due again at once, and returns the ids whose lease was
+// no longer worker's.
+func (s *Store) release(ctx context.Context, tx Conn, worker string, deliveries []*server.Delivery) ([]string, error) {
+	var lost []string
+	for _, d := range deliveries {
+		n, err := tx.Exec(ctx, `UPDATE deliveries SET lease_until = NULL, leased_by = NULL
+			WHERE workspace_id = $1 AND id = $2 AND leased_by = $3 AND lease_until = $4`,
+			d.WorkspaceID, d.ID, worker, d.LeaseUntil)
 		if err != nil {
-			if err = orNotFound(err, "delivery", d.ID); feedback.ErrorCode(err) == feedback.ENotFound {
-				return feedback.Errorf(feedback.EConflict, "The lease of delivery %s ended before its attempt was recorded.", d.ID)
-			}
-			return err
+			return nil, err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO delivery_attempts (workspace_id, delivery_id, n, at, status_code, duration_ms,
-			error, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, d.WorkspaceID, d.ID, n,
-			a.At.UTC().Truncate(time.Microsecond), a.StatusCode, a.DurationMS, a.Error, next)
-		if err != nil || !o.Disable {
-			return err
+		if n == 0 {
+			lost = append(lost, d.ID)
 		}
-		return s.disableWebhook(ctx, tx, d.WorkspaceID, d.WebhookID, o.Reason, now)
-	})
+	}
+	if len(lost) < len(deliveries) {
+		markDue(tx)
+	}
+	return lost, nil
 }
 
 // disableWebhook disables an enabled subscription with reason and
@@ -161,19 +290,18 @@ func (s *Store) disableWebhook(ctx context.Context, tx Conn, workspaceID, id, re
 	return s.appendEvent(ctx, tx, workspaceID, feedback.EventWebhookDisabled, w.WebhookSubscription)
 }
 
-// NextDue returns when the earliest claimable delivery falls due: the
-// later of its next attempt and the end of its lease. Deliveries of
-// disabled subscriptions are left out, as no worker takes them.
-func (s *Store) NextDue(ctx context.Context) (_ time.Time, _ bool, err error) {
+// NextDue returns the earliest next attempt later than after of a
+// pending delivery of an enabled subscription: the first such entry of
+// the partial index deliveries_due.
+func (s *Store) NextDue(ctx context.Context, after time.Time) (_ time.Time, _ bool, err error) {
 	defer wrap(&err, "NextDue")
-	var due *time.Time
-	err = s.db.QueryRow(ctx, `SELECT MIN(CASE WHEN d.lease_until > d.next_attempt_at THEN d.lease_until
-			ELSE d.next_attempt_at END)
-		FROM deliveries d WHERE d.status = 'pending'
-		AND EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = d.workspace_id AND w.id = d.webhook_id AND w.disabled_at IS NULL)`).
-		Scan(atOptTime(&due))
-	if err != nil || due == nil {
-		return time.Time{}, false, err
+	var due time.Time
+	err = s.db.QueryRow(ctx, `SELECT d.next_attempt_at FROM deliveries d
+		WHERE d.status = 'pending' AND d.next_attempt_at > $1
+		AND EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = d.workspace_id AND w.id = d.webhook_id AND w.disabled_at IS NULL)
+		ORDER BY d.next_attempt_at LIMIT 1`, after.UTC().Truncate(time.Microsecond)).Scan(atTime(&due))
+	if errors.Is(err, ErrNoRows) {
+		return time.Time{}, false, nil
 	}
-	return *due, true, nil
+	return due, err == nil, err
 }
