@@ -216,9 +216,10 @@ type DeliveryStore interface {
 	// delivery of it to this subscription only. Returns feedback.ENotFound.
 	PingWebhook(ctx context.Context, workspaceID, webhookID string, data []byte) (*feedback.WebhookDelivery, error)
 	// NextDue returns the earliest next attempt later than after of a
-	// pending delivery of an enabled subscription, and false when there
-	// is none; workers sleep until then. (Expiring leases are not
-	// counted: workers poll for them.)
+	// pending delivery, and false when there is none; workers sleep until
+	// then. (Disabled subscriptions' deliveries count too, which at worst
+	// wakes a worker that finds nothing to claim; expiring leases do not:
+	// workers poll for them.)
 	NextDue(ctx context.Context, after time.Time) (time.Time, bool, error)
 	// OnDue sets fn to be called after each commit that created
 	// deliveries or made one due now (events with subscribers,

@@ -19,21 +19,6 @@ import (
 const claimable = `d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
 	AND EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = d.workspace_id AND w.id = d.webhook_id AND w.disabled_at IS NULL)`
 
-// dueTurns reads every due delivery of the enabled subscriptions at $1
-// (one pass over the partial index deliveries_due: a leased delivery is
-// due too, as a claim leaves next_attempt_at alone) with, per
-// subscription, how many are leased (busy) and the place r of each free
-// one in the subscription's line, oldest first. A free delivery's turn
-// is r + busy: the claim takes turn 1 of every subscription before any
-// turn 2, and no turn beyond the cap.
-const dueTurns = `SELECT d.workspace_id, d.id, d.next_attempt_at,
-		CASE WHEN d.lease_until > $1 THEN 0 ELSE 1 END AS free,
-		ROW_NUMBER() OVER (PARTITION BY d.workspace_id, d.webhook_id, CASE WHEN d.lease_until > $1 THEN 0 ELSE 1 END
-			ORDER BY d.next_attempt_at, d.id) AS r,
-		SUM(CASE WHEN d.lease_until > $1 THEN 1 ELSE 0 END) OVER (PARTITION BY d.workspace_id, d.webhook_id) AS busy
-	FROM deliveries d JOIN webhooks w ON w.workspace_id = d.workspace_id AND w.id = d.webhook_id
-	WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND w.disabled_at IS NULL`
-
 // ClaimDeliveries leases up to limit due deliveries to worker until
 // now+lease, taking turns across subscriptions (see ClaimDue).
 func (s *Store) ClaimDeliveries(ctx context.Context, worker string, lease time.Duration, limit int) ([]server.Delivery, error) {
@@ -41,10 +26,9 @@ func (s *Store) ClaimDeliveries(ctx context.Context, worker string, lease time.D
 }
 
 // ClaimDue leases up to c.Limit due deliveries to worker until
-// now+c.Lease in one transaction: the SELECT ranks the due deliveries by
-// their turn (dueTurns) and locks the first ones, skipping rows that
-// concurrent claims hold (dialect SkipLocked); the UPDATE writes the
-// lease, and a join reads what sending needs.
+// now+c.Lease in one transaction: claimKeys chooses them, one UPDATE
+// leases those still claimable, passing over rows that concurrent claims
+// hold (dialect SkipLocked), and a join reads what sending needs.
 func (s *Store) ClaimDue(ctx context.Context, worker string, c server.Claim) (_ []server.Delivery, err error) {
 	defer wrap(&err, "ClaimDue(%s)", worker)
 	if c.PerWebhook <= 0 {
@@ -54,46 +38,22 @@ func (s *Store) ClaimDue(ctx context.Context, worker string, c server.Claim) (_ 
 	until := now.Add(c.Lease).Truncate(time.Microsecond)
 	var out []server.Delivery
 	err = s.db.InTx(ctx, func(tx Conn) error {
-		keys, err := s.claimKeys(ctx, tx, now, c)
+		keys, err := claimKeys(ctx, tx, now, c)
 		if err != nil || len(keys) == 0 {
 			return err
 		}
-		match, args := keyMatch("", keys, 2)
-		_, err = tx.Exec(ctx, `UPDATE deliveries SET lease_until = $1, leased_by = $2 WHERE `+match,
-			append([]any{until, worker}, args...)...)
+		match, args := keyMatch("d.", keys, 3)
+		_, err = tx.Exec(ctx, `UPDATE deliveries SET lease_until = $2, leased_by = $3 WHERE (workspace_id, id) IN (
+			SELECT d.workspace_id, d.id FROM deliveries d WHERE `+match+` AND `+claimable+s.dialect.SkipLocked+`)`,
+			append([]any{now, until, worker}, args...)...)
 		if err != nil {
 			return err
 		}
-		match, _ = keyMatch("d.", keys, 2)
+		match, args = keyMatch("d.", keys, 2)
 		out, err = s.leased(ctx, tx, match, append([]any{until, worker}, args...))
 		return err
 	})
 	return out, err
-}
-
-// claimKeys selects and locks the deliveries a claim takes.
-func (s *Store) claimKeys(ctx context.Context, tx Conn, now time.Time, c server.Claim) ([][2]string, error) {
-	args := []any{now, c.Limit, c.PerWebhook}
-	skip := ""
-	if len(c.Skip) > 0 {
-		marks := make([]string, len(c.Skip))
-		for i, id := range c.Skip {
-			args = append(args, id)
-			marks[i] = fmt.Sprintf("$%d", len(args))
-		}
-		skip = " AND d.webhook_id NOT IN (" + strings.Join(marks, ", ") + ")"
-	}
-	rows, err := tx.Query(ctx, `SELECT d.workspace_id, d.id FROM deliveries d WHERE (d.workspace_id, d.id) IN (
-			SELECT t.workspace_id, t.id FROM (`+dueTurns+skip+`) t
-			WHERE t.free = 1 AND t.r + t.busy <= $3 ORDER BY t.r + t.busy, t.next_attempt_at LIMIT $2)
-		AND `+claimable+s.dialect.SkipLocked, args...)
-	if err != nil {
-		return nil, err
-	}
-	return collect(rows, func(r Row) ([2]string, error) {
-		var k [2]string
-		return k, r.Scan(&k[0], &k[1])
-	})
 }
 
 // keyMatch returns the condition "(workspace_id, id) is one of keys",
@@ -165,74 +125,107 @@ func (s *Store) FinishAttempt(ctx context.Context, worker string, d *server.Deli
 }
 
 // FinishAttempts records the attempts of done, each only while worker
-// still holds the delivery's lease, with one UPDATE per delivery and one
-// INSERT of all the log rows, and releases the leases of release, in one
-// transaction. It returns the ids whose lease was lost.
+// still holds the delivery's lease, with one UPDATE per distinct outcome
+// (all the successes of a batch share one) and one INSERT of all the log
+// rows, and releases the leases of release, in one transaction. It
+// returns the ids whose lease was lost.
 func (s *Store) FinishAttempts(ctx context.Context, worker string, done []server.Finished, release []*server.Delivery) (lost []string, err error) {
 	defer wrap(&err, "FinishAttempts(%s, %d, %d)", worker, len(done), len(release))
 	now := s.now()
 	err = s.db.InTx(ctx, func(tx Conn) error {
-		lost = nil
-		recorded := make([]int, 0, len(done)) // the attempt numbers, 0 for a lost lease
-		for i := range done {
-			n, err := s.finish(ctx, tx, worker, &done[i], now)
+		recorded := map[string]bool{}
+		for _, group := range byOutcome(done) {
+			ids, err := finishGroup(ctx, tx, worker, group, now)
 			if err != nil {
 				return err
 			}
-			if n == 0 {
-				lost = append(lost, done[i].Delivery.ID)
+			for _, id := range ids {
+				recorded[id] = true
 			}
-			recorded = append(recorded, n)
 		}
-		if err := s.logAttempts(ctx, tx, done, recorded); err != nil {
+		if err := logAttempts(ctx, tx, done, recorded); err != nil {
 			return err
 		}
-		for i, f := range done {
-			if recorded[i] > 0 && f.Outcome.Disable {
+		lost = nil
+		for _, f := range done {
+			if !recorded[f.Delivery.ID] {
+				lost = append(lost, f.Delivery.ID)
+			} else if f.Outcome.Disable {
 				if err := s.disableWebhook(ctx, tx, f.Delivery.WorkspaceID, f.Delivery.WebhookID, f.Outcome.Reason, now); err != nil {
 					return err
 				}
 			}
 		}
-		gone, err := s.release(ctx, tx, worker, release)
+		gone, err := releaseLeases(ctx, tx, worker, release)
 		lost = append(lost, gone...)
 		return err
 	})
 	return lost, err
 }
 
-// finish applies f's outcome to its delivery if worker still holds the
-// lease, and returns the delivery's attempt count after it, or 0 when
-// the lease was lost.
-func (s *Store) finish(ctx context.Context, tx Conn, worker string, f *server.Finished, now time.Time) (int, error) {
-	d, o := f.Delivery, f.Outcome
+// byOutcome groups attempts that leave their deliveries alike: the same
+// status, next attempt, status code and error.
+func byOutcome(done []server.Finished) [][]server.Finished {
+	type outcome struct {
+		status feedback.DeliveryStatus
+		next   time.Time
+		code   int
+		err    string
+	}
+	var groups [][]server.Finished
+	index := map[outcome]int{}
+	for _, f := range done {
+		k := outcome{f.Outcome.Status, f.Outcome.NextAttempt, f.Attempt.StatusCode, f.Attempt.Error}
+		i, ok := index[k]
+		if !ok {
+			i = len(groups)
+			index[k] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], f)
+	}
+	return groups
+}
+
+// finishGroup applies the outcome the attempts of group share to those
+// of their deliveries whose lease worker still holds, and returns their
+// ids.
+func finishGroup(ctx context.Context, tx Conn, worker string, group []server.Finished, now time.Time) ([]string, error) {
+	f := group[0]
 	var next, delivered any
-	switch o.Status {
+	switch f.Outcome.Status {
 	case feedback.DeliveryPending:
-		next = o.NextAttempt.UTC().Truncate(time.Microsecond)
+		next = f.Outcome.NextAttempt.UTC().Truncate(time.Microsecond)
 	case feedback.DeliverySucceeded:
 		delivered = now
 	}
-	var n int
-	err := tx.QueryRow(ctx, `UPDATE deliveries SET status = $5, attempts = attempts + 1, next_attempt_at = $6,
-			lease_until = NULL, leased_by = NULL, last_status_code = $7, last_error = $8, updated_at = $9,
-			delivered_at = $10
-		WHERE workspace_id = $1 AND id = $2 AND leased_by = $3 AND lease_until = $4 RETURNING attempts`,
-		d.WorkspaceID, d.ID, worker, d.LeaseUntil, string(o.Status), next, f.Attempt.StatusCode, f.Attempt.Error,
-		now, delivered).Scan(&n)
-	if errors.Is(err, ErrNoRows) {
-		return 0, nil
+	args := []any{worker, string(f.Outcome.Status), next, f.Attempt.StatusCode, f.Attempt.Error, now, delivered}
+	terms := make([]string, len(group))
+	for i, g := range group {
+		n := len(args)
+		terms[i] = fmt.Sprintf("(workspace_id = $%d AND id = $%d AND lease_until = $%d)", n+1, n+2, n+3)
+		args = append(args, g.Delivery.WorkspaceID, g.Delivery.ID, g.Delivery.LeaseUntil)
 	}
-	return n, err
+	rows, err := tx.Query(ctx, `UPDATE deliveries SET status = $2, attempts = attempts + 1, next_attempt_at = $3,
+			lease_until = NULL, leased_by = NULL, last_status_code = $4, last_error = $5, updated_at = $6, delivered_at = $7
+		WHERE leased_by = $1 AND (`+strings.Join(terms, " OR ")+`) RETURNING id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	return collect(rows, func(r Row) (string, error) {
+		var id string
+		return id, r.Scan(&id)
+	})
 }
 
-// logAttempts inserts the log rows of the recorded attempts (n[i] > 0)
-// of done in one statement.
-func (s *Store) logAttempts(ctx context.Context, tx Conn, done []server.Finished, n []int) error {
+// logAttempts inserts the log rows of the recorded attempts of done in
+// one statement. An attempt's number follows the attempts the delivery
+// had when it was claimed: no one else changes them under the lease.
+func logAttempts(ctx context.Context, tx Conn, done []server.Finished, recorded map[string]bool) error {
 	var values []string
 	var args []any
-	for i, f := range done {
-		if n[i] == 0 {
+	for _, f := range done {
+		if !recorded[f.Delivery.ID] {
 			continue
 		}
 		var next any
@@ -241,7 +234,7 @@ func (s *Store) logAttempts(ctx context.Context, tx Conn, done []server.Finished
 		}
 		k := len(args)
 		values = append(values, fmt.Sprintf("($%d, $%d, $%d, $%d, $%d, $%d, $%d, $%d)", k+1, k+2, k+3, k+4, k+5, k+6, k+7, k+8))
-		args = append(args, f.Delivery.WorkspaceID, f.Delivery.ID, n[i], f.Attempt.At.UTC().Truncate(time.Microsecond),
+		args = append(args, f.Delivery.WorkspaceID, f.Delivery.ID, f.Delivery.Attempts+1, f.Attempt.At.UTC().Truncate(time.Microsecond),
 			f.Attempt.StatusCode, f.Attempt.DurationMS, f.Attempt.Error, next)
 	}
 	if len(values) == 0 {
@@ -252,10 +245,10 @@ func (s *Store) logAttempts(ctx context.Context, tx Conn, done []server.Finished
 	return err
 }
 
-// release ends worker's leases of deliveries without an attempt, so
+// releaseLeases ends worker's leases of deliveries without an attempt, so
 // that they are due again at once, and returns the ids whose lease was
 // no longer worker's.
-func (s *Store) release(ctx context.Context, tx Conn, worker string, deliveries []*server.Delivery) ([]string, error) {
+func releaseLeases(ctx context.Context, tx Conn, worker string, deliveries []*server.Delivery) ([]string, error) {
 	var lost []string
 	for _, d := range deliveries {
 		n, err := tx.Exec(ctx, `UPDATE deliveries SET lease_until = NULL, leased_by = NULL
@@ -291,15 +284,13 @@ func (s *Store) disableWebhook(ctx context.Context, tx Conn, workspaceID, id, re
 }
 
 // NextDue returns the earliest next attempt later than after of a
-// pending delivery of an enabled subscription: the first such entry of
-// the partial index deliveries_due.
+// pending delivery: the first such entry of the partial index
+// deliveries_due.
 func (s *Store) NextDue(ctx context.Context, after time.Time) (_ time.Time, _ bool, err error) {
 	defer wrap(&err, "NextDue")
 	var due time.Time
-	err = s.db.QueryRow(ctx, `SELECT d.next_attempt_at FROM deliveries d
-		WHERE d.status = 'pending' AND d.next_attempt_at > $1
-		AND EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = d.workspace_id AND w.id = d.webhook_id AND w.disabled_at IS NULL)
-		ORDER BY d.next_attempt_at LIMIT 1`, after.UTC().Truncate(time.Microsecond)).Scan(atTime(&due))
+	err = s.db.QueryRow(ctx, `SELECT next_attempt_at FROM deliveries WHERE status = 'pending' AND next_attempt_at > $1
+		ORDER BY next_attempt_at LIMIT 1`, after.UTC().Truncate(time.Microsecond)).Scan(atTime(&due))
 	if errors.Is(err, ErrNoRows) {
 		return time.Time{}, false, nil
 	}
