@@ -51,17 +51,20 @@ type Dispatcher struct {
 	// Schedule is the retry schedule; nil means [Schedule].
 	Schedule []time.Duration
 	// Lease bounds how long a claimed delivery stays this dispatcher's:
-	// longer than the client's timeout plus the wait to record the
-	// attempt. Zero means a minute.
+	// longer than a subscription's claimed deliveries take to be sent
+	// PerWebhook at a time, and recorded. Zero means [DefaultLease].
 	Lease time.Duration
-	// Concurrency is how many deliveries the dispatcher holds at once,
-	// from their claim until their attempt is recorded; zero means
+	// Concurrency is how many attempts are in flight at once (they are
+	// network waits); the dispatcher holds up to claimAhead times as
+	// many deliveries, claimed and not yet recorded. Zero means
 	// [DefaultConcurrency].
 	Concurrency int
-	// PerWebhook caps the deliveries of one subscription leased at once,
-	// by all dispatchers together; zero means [DefaultPerWebhook].
+	// PerWebhook caps one subscription's attempts in flight in this
+	// dispatcher; a claim leases at most claimAhead×PerWebhook of a
+	// subscription's deliveries at once, counting every dispatcher's
+	// leases. Zero means [DefaultPerWebhook].
 	PerWebhook int
-	// PerHost caps this dispatcher's attempts in flight to one
+	// PerHost caps the deliveries this dispatcher holds for one
 	// destination host, whatever the subscriptions; zero means
 	// [DefaultPerHost].
 	PerHost int
@@ -85,6 +88,11 @@ const (
 	DefaultConcurrency = 256
 	DefaultPerWebhook  = 16
 	DefaultPerHost     = 64
+	// DefaultLease is long enough for an attempt that starts in the first
+	// half of the lease (a delivery that waited longer for its
+	// subscription's attempts is released unattempted), at most
+	// [ClientTimeout], and its record.
+	DefaultLease = 2 * time.Minute
 )
 
 func (d *Dispatcher) init() {
@@ -95,11 +103,11 @@ func (d *Dispatcher) init() {
 		d.id = host + "-" + hex.EncodeToString(b)
 		d.wake = make(chan struct{}, 1)
 		d.flush = make(chan struct{}, 1)
-		d.book = book{hosts: map[string]int{}, subHost: map[string]string{}}
+		d.book = book{subs: map[[2]string]*line{}, hosts: map[string]int{}, subHost: map[string]string{}}
 		if d.Schedule == nil {
 			d.Schedule = Schedule
 		}
-		d.Lease = cmp.Or(d.Lease, time.Minute)
+		d.Lease = cmp.Or(d.Lease, DefaultLease)
 		d.Concurrency = cmp.Or(d.Concurrency, DefaultConcurrency)
 		d.PerWebhook = cmp.Or(d.PerWebhook, DefaultPerWebhook)
 		d.PerHost = cmp.Or(d.PerHost, DefaultPerHost)
@@ -142,7 +150,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 			continue
 		}
 		claimed, err := d.Queue.ClaimDue(ctx, d.id, server.Claim{Lease: d.Lease, Limit: free,
-			PerWebhook: d.PerWebhook, Skip: d.skip()})
+			PerWebhook: claimAhead * d.PerWebhook, Skip: d.skip()})
 		if err != nil && ctx.Err() == nil {
 			d.Log.Error("webhook: claiming deliveries", "err", err)
 		}
@@ -182,10 +190,19 @@ func (d *Dispatcher) idle(ctx context.Context, timeout <-chan time.Time) {
 	}
 }
 
-// deliver makes one attempt and hands it to the recorder.
+// deliver attempts del, then each delivery of its subscription that
+// waits for this slot, and hands every attempt to the recorder. A
+// delivery that waited for more than half its lease, or that waits when
+// ctx ends, is released unattempted.
 func (d *Dispatcher) deliver(ctx context.Context, del *server.Delivery) {
-	a, o := d.attempt(ctx, del)
-	d.finished(server.Finished{Delivery: del, Attempt: a, Outcome: o})
+	for del != nil {
+		if ctx.Err() != nil || !d.fresh(del) {
+			del = d.finished(del, nil)
+			continue
+		}
+		a, o := d.attempt(ctx, del)
+		del = d.finished(del, &server.Finished{Delivery: del, Attempt: a, Outcome: o})
+	}
 }
 
 // attempt sends del once and judges the answer.

@@ -118,7 +118,7 @@ type benchReceiver struct {
 	more    chan struct{}
 }
 
-func newBenchReceiver(b *testing.B) *benchReceiver {
+func newBenchReceiver(b testing.TB) *benchReceiver {
 	rc := &benchReceiver{arrived: map[string]time.Time{}, more: make(chan struct{}, 1)}
 	srv := httptest.NewServer(http.HandlerFunc(rc.serve))
 	b.Cleanup(srv.Close)
@@ -148,7 +148,7 @@ func (rc *benchReceiver) serve(w http.ResponseWriter, r *http.Request) {
 }
 
 // wait waits until n submissions arrived and returns their arrival times.
-func (rc *benchReceiver) wait(b *testing.B, n int) map[string]time.Time {
+func (rc *benchReceiver) wait(b testing.TB, n int) map[string]time.Time {
 	deadline := time.After(5 * time.Minute)
 	for {
 		rc.mu.Lock()
