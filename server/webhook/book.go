@@ -60,8 +60,9 @@ func (d *Dispatcher) skip() []string {
 
 // admit takes claimed deliveries in hand and returns those to attempt
 // now; the others wait for their subscription's attempts in flight. A
-// delivery whose host is at its cap (of a subscription the claim did
-// not know to skip) has its lease released with the next record.
+// delivery whose host has PerHost attempts in flight (of a subscription
+// the claim did not know to skip) has its lease released with the next
+// record.
 func (d *Dispatcher) admit(claimed []server.Delivery) []*server.Delivery {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -71,20 +72,19 @@ func (d *Dispatcher) admit(claimed []server.Delivery) []*server.Delivery {
 		h := hostOf(del.URL)
 		d.book.subHost[del.WebhookID] = h
 		d.book.held++
-		if d.book.hosts[h] >= d.PerHost {
+		l := d.line(del)
+		switch {
+		case d.book.hosts[h] >= d.PerHost:
 			d.book.release = append(d.book.release, del)
 			signal(d.flush)
-			continue
-		}
-		d.book.hosts[h]++
-		l := d.line(del)
-		if l.running >= d.PerWebhook {
+		case l.running >= d.PerWebhook:
 			l.waiting = append(l.waiting, del)
-			continue
+		default:
+			l.running++
+			d.book.running++
+			d.book.hosts[h]++
+			start = append(start, del)
 		}
-		l.running++
-		d.book.running++
-		start = append(start, del)
 	}
 	return start
 }
@@ -106,21 +106,22 @@ func (d *Dispatcher) line(del *server.Delivery) *line {
 func (d *Dispatcher) finished(del *server.Delivery, f *server.Finished) *server.Delivery {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	h := hostOf(del.URL)
-	if d.book.hosts[h]--; d.book.hosts[h] <= 0 {
-		delete(d.book.hosts, h)
-	}
 	if f != nil {
 		d.book.done = append(d.book.done, *f)
 	} else {
 		d.book.release = append(d.book.release, del)
 	}
 	signal(d.flush)
+	d.book.hosts[hostOf(del.URL)]--
 	l := d.line(del)
 	if len(l.waiting) > 0 {
 		next := l.waiting[0]
 		l.waiting = l.waiting[1:]
+		d.book.hosts[hostOf(next.URL)]++ // the slot passes on
 		return next
+	}
+	if h := hostOf(del.URL); d.book.hosts[h] <= 0 {
+		delete(d.book.hosts, h)
 	}
 	l.running--
 	d.book.running--

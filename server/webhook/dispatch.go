@@ -64,7 +64,7 @@ type Dispatcher struct {
 	// subscription's deliveries at once, counting every dispatcher's
 	// leases. Zero means [DefaultPerWebhook].
 	PerWebhook int
-	// PerHost caps the deliveries this dispatcher holds for one
+	// PerHost caps this dispatcher's attempts in flight to one
 	// destination host, whatever the subscriptions; zero means
 	// [DefaultPerHost].
 	PerHost int

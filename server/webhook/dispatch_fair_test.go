@@ -178,3 +178,35 @@ func TestDispatchPolicyRefusalIsFinal(t *testing.T) {
 		}
 	})
 }
+
+// TestDispatchCapsConcurrencyPerHost points two workspaces'
+// subscriptions at one receiver host: it never holds more than PerHost
+// requests, and every delivery arrives once it answers.
+func TestDispatchCapsConcurrencyPerHost(t *testing.T) {
+	eachStore(t, func(t *testing.T, s server.Store) {
+		g := newGate(t)
+		a := newSetup(t, s, g.URL+"/a")
+		b := newWorkspace(t, s, g.URL+"/b", "globex", a.keys)
+		run(t, &webhook.Dispatcher{Queue: s, Keys: a.keys, Client: patientClient(), PerHost: 3,
+			Poll: 20 * time.Millisecond})
+		for range 10 {
+			a.submit(t)
+			b.submit(t)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for held, _, _ := g.seen(); held < 3 && time.Now().Before(deadline); held, _, _ = g.seen() {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond) // a fourth request would arrive meanwhile
+		if held, most, _ := g.seen(); held != 3 || most != 3 {
+			t.Fatalf("the host holds %d requests and held %d at most; want 3 and 3", held, most)
+		}
+		g.release()
+		for _, st := range []*setup{a, b} {
+			st.waitFor(t, "10 deliveries", func(d []feedback.WebhookDelivery) bool { return len(d) == 10 && settled(d) })
+		}
+		if _, most, total := g.seen(); most != 3 || total != 20 {
+			t.Errorf("the host held %d at most and got %d requests; want 3 and 20", most, total)
+		}
+	})
+}
