@@ -58,16 +58,27 @@ func (s *Store) ClaimDue(ctx context.Context, worker string, c server.Claim) (_ 
 
 // keyMatch returns the condition "(workspace_id, id) is one of keys",
 // the columns prefixed with table, with placeholders after the first
-// skip ones, and their arguments.
+// skip ones, and their arguments. It is written as two IN lists, which
+// one scan of the primary key answers: as delivery ids are unique
+// UUIDs, an id matches no row of another workspace of the list.
 func keyMatch(table string, keys [][2]string, skip int) (string, []any) {
-	terms := make([]string, len(keys))
-	args := make([]any, 0, 2*len(keys))
-	for i, k := range keys {
-		n := skip + 2*i
-		terms[i] = fmt.Sprintf("(%sworkspace_id = $%d AND %sid = $%d)", table, n+1, table, n+2)
-		args = append(args, k[0], k[1])
+	var workspaces []string
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if !seen[k[0]] {
+			seen[k[0]] = true
+			workspaces = append(workspaces, k[0])
+		}
 	}
-	return "(" + strings.Join(terms, " OR ") + ")", args
+	args := make([]any, 0, len(workspaces)+len(keys))
+	for _, w := range workspaces {
+		args = append(args, w)
+	}
+	for _, k := range keys {
+		args = append(args, k[1])
+	}
+	return fmt.Sprintf("%sworkspace_id IN (%s) AND %sid IN (%s)", table, marks(skip, len(workspaces)),
+		table, marks(skip+len(workspaces), len(keys))), args
 }
 
 // leased reads the deliveries just leased (match, with $1 the lease end

@@ -37,6 +37,13 @@ func (d *Dispatcher) room() int {
 	return max(min(d.Concurrency-d.book.running, claimAhead*d.Concurrency-d.book.held), 0)
 }
 
+// idleNow reports whether the dispatcher holds no delivery.
+func (d *Dispatcher) idleNow() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.book.held == 0
+}
+
 // skip returns the subscriptions whose host is at its cap, as far as
 // the dispatcher has seen them.
 func (d *Dispatcher) skip() []string {

@@ -169,12 +169,15 @@ func (d *Dispatcher) Run(ctx context.Context) {
 
 // sleep waits for a wake-up, the next delivery that falls due later, or
 // the poll interval. Whatever is due now and not capped was just
-// claimed.
+// claimed. While the dispatcher holds deliveries it does not look for
+// the next one due: each record wakes it, and the poll bounds the wait.
 func (d *Dispatcher) sleep(ctx context.Context) {
 	wait := d.Poll
 	now := d.Now()
-	if next, ok, err := d.Queue.NextDue(ctx, now); err == nil && ok {
-		wait = min(wait, max(next.Sub(now), 0))
+	if d.idleNow() {
+		if next, ok, err := d.Queue.NextDue(ctx, now); err == nil && ok {
+			wait = min(wait, max(next.Sub(now), 0))
+		}
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
