@@ -91,10 +91,13 @@ func dueCandidates(ctx context.Context, tx Conn, now time.Time, skip []string, a
 		args = append(args, after.next, after.key[1])
 	}
 	if len(skip) > 0 {
-		q += ` AND d.webhook_id NOT IN (` + marks(len(args), len(skip)) + `)`
-		for _, id := range skip {
-			args = append(args, id)
+		ids := make([]any, len(skip))
+		for i, id := range skip {
+			ids[i] = id
 		}
+		ids = padded(ids)
+		q += ` AND d.webhook_id NOT IN (` + marks(len(args), len(ids)) + `)`
+		args = append(args, ids...)
 	}
 	rows, err := tx.Query(ctx, q+` ORDER BY d.next_attempt_at, d.id LIMIT $2`, args...)
 	if err != nil {
@@ -106,6 +109,20 @@ func dueCandidates(ctx context.Context, tx Conn, now time.Time, skip []string, a
 		c.sub[0] = c.key[0]
 		return c, err
 	})
+}
+
+// padded returns vs repeated at its end to a power of two in length, so
+// that a statement with an IN list of vs has few distinct texts and its
+// prepared forms are reused (pgx caches them by text).
+func padded(vs []any) []any {
+	n := 1
+	for n < len(vs) {
+		n *= 2
+	}
+	for len(vs) > 0 && len(vs) < n {
+		vs = append(vs, vs[len(vs)-1])
+	}
+	return vs
 }
 
 // marks returns n placeholders numbered after the first skip ones.

@@ -87,7 +87,7 @@ func byOutcome(done []server.Finished) [][]server.Finished {
 
 // finishGroup applies the outcome the attempts of group share to those
 // of their deliveries whose lease worker still holds, and returns their
-// ids.
+// ids. The list of keys is padded (see padded).
 func finishGroup(ctx context.Context, tx Conn, worker string, group []server.Finished, now time.Time) ([]string, error) {
 	f := group[0]
 	var next, delivered any
@@ -98,11 +98,17 @@ func finishGroup(ctx context.Context, tx Conn, worker string, group []server.Fin
 		delivered = now
 	}
 	args := []any{worker, string(f.Outcome.Status), next, f.Attempt.StatusCode, f.Attempt.Error, now, delivered}
-	terms := make([]string, len(group))
+	keys := make([]any, len(group))
 	for i, g := range group {
+		keys[i] = [3]any{g.Delivery.WorkspaceID, g.Delivery.ID, g.Delivery.LeaseUntil}
+	}
+	keys = padded(keys)
+	terms := make([]string, len(keys))
+	for i, k := range keys {
 		n := len(args)
 		terms[i] = fmt.Sprintf("(workspace_id = $%d AND id = $%d AND lease_until = $%d)", n+1, n+2, n+3)
-		args = append(args, g.Delivery.WorkspaceID, g.Delivery.ID, g.Delivery.LeaseUntil)
+		key := k.([3]any)
+		args = append(args, key[:]...)
 	}
 	rows, err := tx.Query(ctx, `UPDATE deliveries SET status = $2, attempts = attempts + 1, next_attempt_at = $3,
 			lease_until = NULL, leased_by = NULL, last_status_code = $4, last_error = $5, updated_at = $6, delivered_at = $7

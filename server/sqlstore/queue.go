@@ -59,25 +59,21 @@ func (s *Store) ClaimDue(ctx context.Context, worker string, c server.Claim) (_ 
 // the columns prefixed with table, with placeholders after the first
 // skip ones, and their arguments. It is written as two IN lists, which
 // one scan of the primary key answers: as delivery ids are unique
-// UUIDs, an id matches no row of another workspace of the list.
+// UUIDs, an id matches no row of another workspace of the list. Both
+// lists are padded (see padded).
 func keyMatch(table string, keys [][2]string, skip int) (string, []any) {
-	var workspaces []string
+	var workspaces, ids []any
 	seen := map[string]bool{}
 	for _, k := range keys {
 		if !seen[k[0]] {
 			seen[k[0]] = true
 			workspaces = append(workspaces, k[0])
 		}
+		ids = append(ids, k[1])
 	}
-	args := make([]any, 0, len(workspaces)+len(keys))
-	for _, w := range workspaces {
-		args = append(args, w)
-	}
-	for _, k := range keys {
-		args = append(args, k[1])
-	}
+	workspaces, ids = padded(workspaces), padded(ids)
 	return fmt.Sprintf("%sworkspace_id IN (%s) AND %sid IN (%s)", table, marks(skip, len(workspaces)),
-		table, marks(skip+len(workspaces), len(keys))), args
+		table, marks(skip+len(workspaces), len(ids))), append(workspaces, ids...)
 }
 
 // leased reads the deliveries just leased (match, with $1 the lease end
