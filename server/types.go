@@ -98,6 +98,12 @@ type Claim struct {
 	// Skip lists subscriptions (webhook ids) whose deliveries the claim
 	// leaves, for example because their destination host is busy.
 	Skip []string
+	// Refill reads only the oldest due deliveries, a window of four
+	// times Limit, for a claim that refills the room that finished
+	// attempts freed. Without it the claim reads on past the
+	// subscriptions at their cap, so that a subscription's backlog never
+	// hides another's delivery, which costs a read of that backlog.
+	Refill bool
 }
 
 // Finished is an attempt of a leased delivery and what follows it.

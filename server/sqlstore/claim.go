@@ -37,7 +37,11 @@ func claimKeys(ctx context.Context, tx Conn, now time.Time, c server.Claim) ([][
 	t := turns{busy: busy, cap: c.PerWebhook, limit: c.Limit}
 	window := claimWindow * c.Limit
 	var after *candidate
-	for round := 0; round < claimRounds && len(t.taken) < c.Limit; round++ {
+	rounds := claimRounds
+	if c.Refill {
+		rounds = 1
+	}
+	for round := 0; round < rounds && len(t.taken) < c.Limit; round++ {
 		skip := append(append(t.full(), off...), c.Skip...)
 		cands, err := dueCandidates(ctx, tx, now, skip, after, window)
 		if err != nil {

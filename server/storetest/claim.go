@@ -36,6 +36,33 @@ func testTurns(t *testing.T, f *fixture) {
 	}
 }
 
+// testRefill has one subscription's backlog ahead of another's single
+// delivery: a refill reads only the oldest window, so once the backlog's
+// cap is reached it takes nothing more; a full claim reads on past the
+// backlog and takes the single delivery.
+func testRefill(t *testing.T, f *fixture) {
+	a := f.world("acme")
+	backlog := f.subscribe(a.ws, "*")
+	for range 12 {
+		f.hygiene(a.ws, a.location)
+		f.clock.Add(time.Second)
+	}
+	b := f.world("globex")
+	single := f.subscribe(b.ws, "*")
+	f.hygiene(b.ws, b.location)
+	refill := f.claimDue("w1", server.Claim{Lease: time.Minute, Limit: 2, PerWebhook: 1, Refill: true})
+	if len(refill) != 1 || refill[0].WebhookID != backlog.ID {
+		t.Fatalf("a refill of 2 with a cap of 1 took %v; want one of the backlog", webhooks(refill))
+	}
+	_, err := f.s.FinishAttempts(f.ctx(), "w1", nil, []*server.Delivery{&refill[0]})
+	f.must(err)
+	full := f.claimDue("w2", server.Claim{Lease: time.Minute, Limit: 2, PerWebhook: 1})
+	if len(full) != 2 || full[0].WebhookID == full[1].WebhookID ||
+		!slices.ContainsFunc(full, func(d server.Delivery) bool { return d.WebhookID == single.ID }) {
+		t.Errorf("a claim of 2 with a cap of 1 took %v; want one of each subscription", webhooks(full))
+	}
+}
+
 // testCap claims with a cap per subscription: the cap counts every
 // worker's live leases, not expired ones, and Skip leaves a subscription
 // out.

@@ -67,6 +67,7 @@ func testDelivery(t *testing.T, h harness) {
 	h.run(t, "ConcurrentClaims", testConcurrentClaims)
 	h.run(t, "Turns", testTurns)
 	h.run(t, "Cap", testCap)
+	h.run(t, "Refill", testRefill)
 	h.run(t, "FinishMany", testFinishMany)
 	h.run(t, "OnDue", testOnDue)
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/feedbackhq/feedback/server"
@@ -76,6 +77,7 @@ type Dispatcher struct {
 	Now func() time.Time
 
 	id    string
+	news  atomic.Bool // deliveries may have been created or fallen due since the last claim
 	wake  chan struct{}
 	once  sync.Once
 	flush chan struct{}
@@ -102,6 +104,7 @@ func (d *Dispatcher) init() {
 		_, _ = crand.Read(b)
 		d.id = host + "-" + hex.EncodeToString(b)
 		d.wake = make(chan struct{}, 1)
+		d.news.Store(true)
 		d.flush = make(chan struct{}, 1)
 		d.book = book{subs: map[[2]string]*line{}, hosts: map[string]int{}, subHost: map[string]string{}}
 		if d.Schedule == nil {
@@ -125,6 +128,7 @@ func (d *Dispatcher) init() {
 // after a commit that created some; it never blocks.
 func (d *Dispatcher) Wake() {
 	d.init()
+	d.news.Store(true)
 	signal(d.wake)
 }
 
@@ -149,8 +153,10 @@ func (d *Dispatcher) Run(ctx context.Context) {
 			d.idle(ctx, nil) // a recorded batch wakes us
 			continue
 		}
+		// After a record, refill the room it freed; after news or a
+		// poll, look past full subscriptions for the others.
 		claimed, err := d.Queue.ClaimDue(ctx, d.id, server.Claim{Lease: d.Lease, Limit: free,
-			PerWebhook: claimAhead * d.PerWebhook, Skip: d.skip()})
+			PerWebhook: claimAhead * d.PerWebhook, Skip: d.skip(), Refill: !d.news.Swap(false)})
 		if err != nil && ctx.Err() == nil {
 			d.Log.Error("webhook: claiming deliveries", "err", err)
 		}
@@ -181,16 +187,21 @@ func (d *Dispatcher) sleep(ctx context.Context) {
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
-	d.idle(ctx, t.C)
+	if d.idle(ctx, t.C) {
+		d.news.Store(true) // another instance's commits, retries now due
+	}
 }
 
-// idle waits for ctx to end, a wake-up, or timeout.
-func (d *Dispatcher) idle(ctx context.Context, timeout <-chan time.Time) {
+// idle waits for ctx to end, a wake-up, or timeout, and reports
+// whether the timeout came.
+func (d *Dispatcher) idle(ctx context.Context, timeout <-chan time.Time) bool {
 	select {
 	case <-ctx.Done():
 	case <-d.wake:
 	case <-timeout:
+		return true
 	}
+	return false
 }
 
 // deliver attempts del, then each delivery of its subscription that

@@ -45,5 +45,6 @@ func (d *Dispatcher) recordBatch() {
 	d.mu.Lock()
 	d.book.held -= len(done) + len(release)
 	d.mu.Unlock()
-	d.Wake()
+	signal(d.wake) // room to refill, no news
+
 }
