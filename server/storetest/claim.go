@@ -14,20 +14,12 @@ import (
 // workspace's subscription one later delivery: a claim smaller than the
 // backlog takes the single one too, and the backlog's oldest.
 func testTurns(t *testing.T, f *fixture) {
-	a := f.world("acme")
-	backlog := f.subscribe(a.ws, "*")
-	for range 12 {
-		f.hygiene(a.ws, a.location)
-		f.clock.Add(time.Second)
-	}
-	b := f.world("globex")
-	single := f.subscribe(b.ws, "*")
-	f.hygiene(b.ws, b.location)
+	a, backlog, single := f.backlogAhead()
 	claimed := f.claimN("w1", 5)
 	if len(claimed) != 5 || !slices.ContainsFunc(claimed, func(d server.Delivery) bool { return d.WebhookID == single.ID }) {
 		t.Fatalf("a claim of 5 took %s; want the other workspace's delivery among them", webhooks(claimed))
 	}
-	want := f.deliveries(a.ws, backlog.ID)
+	want := f.deliveries(a, backlog.ID)
 	slices.Reverse(want) // oldest first
 	for _, d := range claimed {
 		if d.WebhookID == backlog.ID && !slices.ContainsFunc(want[:4], func(w feedback.WebhookDelivery) bool { return w.ID == d.ID }) {
@@ -41,15 +33,7 @@ func testTurns(t *testing.T, f *fixture) {
 // cap is reached it takes nothing more; a full claim reads on past the
 // backlog and takes the single delivery.
 func testRefill(t *testing.T, f *fixture) {
-	a := f.world("acme")
-	backlog := f.subscribe(a.ws, "*")
-	for range 12 {
-		f.hygiene(a.ws, a.location)
-		f.clock.Add(time.Second)
-	}
-	b := f.world("globex")
-	single := f.subscribe(b.ws, "*")
-	f.hygiene(b.ws, b.location)
+	_, backlog, single := f.backlogAhead()
 	refill := f.claimDue("w1", server.Claim{Lease: time.Minute, Limit: 2, PerWebhook: 1, Refill: true})
 	if len(refill) != 1 || refill[0].WebhookID != backlog.ID {
 		t.Fatalf("a refill of 2 with a cap of 1 took %v; want one of the backlog", webhooks(refill))
@@ -170,6 +154,23 @@ func testOnDue(t *testing.T, f *fixture) {
 	if n := calls.Load(); n != 3 {
 		t.Errorf("after a redelivery and a test OnDue was called %d times, want 3", n)
 	}
+}
+
+// backlogAhead gives workspace acme a subscription with 12 due
+// deliveries, a second apart, and then workspace globex a subscription
+// with one.
+func (f *fixture) backlogAhead() (acme string, backlog, single *server.Webhook) {
+	f.t.Helper()
+	a := f.world("acme")
+	backlog = f.subscribe(a.ws, "*")
+	for range 12 {
+		f.hygiene(a.ws, a.location)
+		f.clock.Add(time.Second)
+	}
+	b := f.world("globex")
+	single = f.subscribe(b.ws, "*")
+	f.hygiene(b.ws, b.location)
+	return a.ws, backlog, single
 }
 
 // claimN leases up to n due deliveries to worker for a minute.
