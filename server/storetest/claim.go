@@ -51,11 +51,7 @@ func testRefill(t *testing.T, f *fixture) {
 // worker's live leases, not expired ones, and Skip leaves a subscription
 // out.
 func testCap(t *testing.T, f *fixture) {
-	w := f.world("acme")
-	sub := f.subscribe(w.ws, "*")
-	for range 6 {
-		f.hygiene(w.ws, w.location)
-	}
+	_, sub := f.pendingDeliveries(6)
 	capped := server.Claim{Lease: time.Minute, Limit: 10, PerWebhook: 2}
 	first := f.claimDue("w1", capped)
 	if len(first) != 2 {
@@ -80,11 +76,7 @@ func testCap(t *testing.T, f *fixture) {
 // testFinishMany records two attempts and releases a third delivery in
 // one call; a stale lease is reported lost and changes nothing.
 func testFinishMany(t *testing.T, f *fixture) {
-	w := f.world("acme")
-	sub := f.subscribe(w.ws, "*")
-	for range 3 {
-		f.hygiene(w.ws, w.location)
-	}
+	w, sub := f.pendingDeliveries(3)
 	c := f.claim("w1")
 	next := f.clock.Now().Add(5 * time.Second)
 	at := feedback.NewTime(f.clock.Now())
@@ -171,6 +163,18 @@ func (f *fixture) backlogAhead() (acme string, backlog, single *server.Webhook) 
 	single = f.subscribe(b.ws, "*")
 	f.hygiene(b.ws, b.location)
 	return a.ws, backlog, single
+}
+
+// pendingDeliveries gives workspace acme a subscription to "*" and n
+// submissions, hence n due deliveries.
+func (f *fixture) pendingDeliveries(n int) (world, *server.Webhook) {
+	f.t.Helper()
+	w := f.world("acme")
+	sub := f.subscribe(w.ws, "*")
+	for range n {
+		f.hygiene(w.ws, w.location)
+	}
+	return w, sub
 }
 
 // claimN leases up to n due deliveries to worker for a minute.
