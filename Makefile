@@ -73,6 +73,7 @@ bench: ## Go benchmarks beside their bare baselines, then wrk load runs (needs P
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -timeout 60m ./server/bench/ | $(GO) run ./server/bench/ratio
 	$(GO) test -run '^$$' -bench '^BenchmarkDeliver$$' -benchtime $(BENCHTIME) ./server/webhook/ | $(GO) run ./server/bench/ratio
 	$(GO) test -run '^$$' -bench DeliveryLatency -benchtime 1000x ./server/webhook/
+	$(GO) test -run '^$$' -bench 'DeliveryUnderIngest|NoisyNeighbour|SlowReceiver|IdleDispatcher' -benchtime 1x -count 3 -timeout 30m ./server/webhook/
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./server/poster/
 	server/bench/load.sh postgres $(LOADSECS)
 	server/bench/load.sh sqlite $(LOADSECS)

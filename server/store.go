@@ -177,17 +177,32 @@ type DeliveryStore interface {
 	UpdateWebhook(ctx context.Context, workspaceID, id string, c WebhookChange) (*Webhook, error)
 	// ClaimDeliveries leases up to limit due deliveries (pending, next
 	// attempt at or before now, not leased or lease expired) of any
-	// workspace to worker until now+lease, oldest due first, so that no
-	// other worker takes them meanwhile (FOR UPDATE SKIP LOCKED on
-	// PostgreSQL). Deliveries of disabled or deleted subscriptions are
-	// never claimed.
+	// workspace to worker until now+lease: ClaimDue without a cap per
+	// subscription.
 	ClaimDeliveries(ctx context.Context, worker string, lease time.Duration, limit int) ([]Delivery, error)
+	// ClaimDue leases up to c.Limit due deliveries to worker until
+	// now+c.Lease, so that no other worker takes them meanwhile (FOR NO
+	// KEY UPDATE SKIP LOCKED on PostgreSQL). It takes turns across
+	// subscriptions: each subscription's oldest due delivery first, then
+	// each one's second, and so on, so that one subscription's backlog
+	// never holds back another's. A subscription never has more than
+	// c.PerWebhook deliveries leased at once after the claim (two claims
+	// committing at the same moment on PostgreSQL may each fill it).
+	// Deliveries of disabled or deleted subscriptions and of c.Skip are
+	// never claimed.
+	ClaimDue(ctx context.Context, worker string, c Claim) ([]Delivery, error)
 	// FinishAttempt records attempt a of a delivery leased by worker and
 	// applies o, in one transaction: the attempt joins the log, attempts
 	// and last status/error are updated, the lease is released. When the
 	// lease is no longer worker's (it expired and another worker took the
 	// delivery) nothing changes and feedback.EConflict is returned.
 	FinishAttempt(ctx context.Context, worker string, d *Delivery, a feedback.DeliveryAttempt, o Outcome) error
+	// FinishAttempts records many attempts as FinishAttempt does and
+	// releases the leases of deliveries in release without an attempt
+	// (they are due again at once), all in one transaction. It returns
+	// the ids of the deliveries, of either list, whose lease was no longer
+	// worker's: those are left as they are.
+	FinishAttempts(ctx context.Context, worker string, done []Finished, release []*Delivery) (lost []string, err error)
 	// Deliveries returns a page of a subscription's deliveries, newest
 	// first, each with its attempt log. Returns feedback.ENotFound if the
 	// subscription does not exist.
@@ -200,9 +215,18 @@ type DeliveryStore interface {
 	// PingWebhook appends a webhook.test event whose data is data and a
 	// delivery of it to this subscription only. Returns feedback.ENotFound.
 	PingWebhook(ctx context.Context, workspaceID, webhookID string, data []byte) (*feedback.WebhookDelivery, error)
-	// NextDue returns when the earliest pending delivery is due, and false
-	// when none is pending; workers sleep until then.
-	NextDue(ctx context.Context) (time.Time, bool, error)
+	// NextDue returns the earliest next attempt later than after of a
+	// pending delivery, and false when there is none; workers sleep until
+	// then. (Disabled subscriptions' deliveries count too, which at worst
+	// wakes a worker that finds nothing to claim; expiring leases do not:
+	// workers poll for them.)
+	NextDue(ctx context.Context, after time.Time) (time.Time, bool, error)
+	// OnDue sets fn to be called after each commit that created
+	// deliveries or made one due now (events with subscribers,
+	// redeliveries, tests), so that a dispatcher in this process starts
+	// at once; a commit that created none calls nothing. Set it before
+	// use.
+	OnDue(fn func())
 }
 
 // AuthStore keeps the users who sign in to the dashboard, their

@@ -85,6 +85,34 @@ type Outcome struct {
 	Reason  string
 }
 
+// Claim bounds what one claim of due deliveries takes.
+type Claim struct {
+	// Lease is how long the claimed deliveries stay the worker's.
+	Lease time.Duration
+	// Limit is the most deliveries the claim takes.
+	Limit int
+	// PerWebhook is the most deliveries of one subscription that may be
+	// leased at once, counting those that any worker holds already; zero
+	// means no cap.
+	PerWebhook int
+	// Skip lists subscriptions (webhook ids) whose deliveries the claim
+	// leaves, for example because their destination host is busy.
+	Skip []string
+	// Refill reads only the oldest due deliveries, a window of four
+	// times Limit, for a claim that refills the room that finished
+	// attempts freed. Without it the claim reads on past the
+	// subscriptions at their cap, so that a subscription's backlog never
+	// hides another's delivery, which costs a read of that backlog.
+	Refill bool
+}
+
+// Finished is an attempt of a leased delivery and what follows it.
+type Finished struct {
+	Delivery *Delivery
+	Attempt  feedback.DeliveryAttempt
+	Outcome  Outcome
+}
+
 // Kiosk is a paired kiosk with the hash of its device credential.
 type Kiosk struct {
 	WorkspaceID string `json:"-"`

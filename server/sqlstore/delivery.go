@@ -90,11 +90,14 @@ func (s *Store) Redeliver(ctx context.Context, workspaceID, webhookID, deliveryI
 		if err := enabledWebhook(ctx, tx, workspaceID, webhookID, s.dialect.ForUpdate); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `UPDATE deliveries SET status = 'pending', next_attempt_at = $4, schedule_base = attempts,
+		n, err := tx.Exec(ctx, `UPDATE deliveries SET status = 'pending', next_attempt_at = $4, schedule_base = attempts,
 			updated_at = $4 WHERE workspace_id = $1 AND id = $2 AND webhook_id = $3 AND leased_by IS NULL`,
 			workspaceID, deliveryID, webhookID, now)
 		if err != nil {
 			return err
+		}
+		if n > 0 {
+			markDue(tx)
 		}
 		// No row changed when the delivery is leased (hence pending) or
 		// missing, which delivery tells.

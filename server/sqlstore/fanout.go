@@ -21,13 +21,16 @@ func (s *Store) fanOut(ctx context.Context, tx Conn, e *feedback.Event) error {
 		return nil
 	}
 	now := e.Timestamp.Time
-	_, err := tx.Exec(ctx, `INSERT INTO deliveries (workspace_id, id, webhook_id, event_seq, event_id, event_type,
+	n, err := tx.Exec(ctx, `INSERT INTO deliveries (workspace_id, id, webhook_id, event_seq, event_id, event_type,
 			status, attempts, schedule_base, next_attempt_at, last_status_code, last_error, created_at, updated_at)
 		SELECT we.workspace_id, `+fmt.Sprintf(s.dialect.RowID, "$6")+`, we.webhook_id, $2, $3, $4,
 			'pending', 0, 0, $5, 0, '', $5, $5
 		FROM webhook_events we JOIN webhooks w ON w.workspace_id = we.workspace_id AND w.id = we.webhook_id
 		WHERE we.workspace_id = $1 AND we.event IN ($4, '*') AND w.disabled_at IS NULL`,
 		e.WorkspaceID, e.Seq, e.ID, e.Type, now, feedback.NewIDAt(now)[:19])
+	if n > 0 {
+		markDue(tx)
+	}
 	return err
 }
 
@@ -42,6 +45,7 @@ func (s *Store) insertDelivery(ctx context.Context, tx Conn, e *feedback.Event, 
 			status, attempts, schedule_base, next_attempt_at, last_status_code, last_error, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, 0, $7, 0, '', $7, $7)`,
 		e.WorkspaceID, d.ID, webhookID, e.Seq, e.ID, e.Type, now.Time)
+	markDue(tx)
 	return &d, err
 }
 

@@ -3,8 +3,9 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strings"
+	"math"
 	"time"
 
 	"github.com/feedbackhq/feedback/server"
@@ -18,34 +19,36 @@ const claimable = `d.status = 'pending' AND d.next_attempt_at <= $1 AND (d.lease
 	AND EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = d.workspace_id AND w.id = d.webhook_id AND w.disabled_at IS NULL)`
 
 // ClaimDeliveries leases up to limit due deliveries to worker until
-// now+lease, oldest due first, in one transaction: the SELECT skips rows
-// that concurrent claims hold (dialect SkipLocked), the UPDATE writes the
-// lease, and a join reads what sending needs.
-func (s *Store) ClaimDeliveries(ctx context.Context, worker string, lease time.Duration, limit int) (_ []server.Delivery, err error) {
-	defer wrap(&err, "ClaimDeliveries(%s)", worker)
+// now+lease, taking turns across subscriptions (see ClaimDue).
+func (s *Store) ClaimDeliveries(ctx context.Context, worker string, lease time.Duration, limit int) ([]server.Delivery, error) {
+	return s.ClaimDue(ctx, worker, server.Claim{Lease: lease, Limit: limit})
+}
+
+// ClaimDue leases up to c.Limit due deliveries to worker until
+// now+c.Lease in one transaction: claimKeys chooses them, one UPDATE
+// leases those still claimable, passing over rows that concurrent claims
+// hold (dialect SkipLocked), and a join reads what sending needs.
+func (s *Store) ClaimDue(ctx context.Context, worker string, c server.Claim) (_ []server.Delivery, err error) {
+	defer wrap(&err, "ClaimDue(%s)", worker)
+	if c.PerWebhook <= 0 {
+		c.PerWebhook = math.MaxInt32 // no cap
+	}
 	now := s.now()
-	until := now.Add(lease).Truncate(time.Microsecond)
+	until := now.Add(c.Lease).Truncate(time.Microsecond)
 	var out []server.Delivery
 	err = s.db.InTx(ctx, func(tx Conn) error {
-		rows, err := tx.Query(ctx, `SELECT d.workspace_id, d.id FROM deliveries d WHERE `+claimable+`
-			ORDER BY d.next_attempt_at LIMIT $2`+s.dialect.SkipLocked, now, limit)
-		if err != nil {
-			return err
-		}
-		keys, err := collect(rows, func(r Row) ([2]string, error) {
-			var k [2]string
-			return k, r.Scan(&k[0], &k[1])
-		})
+		keys, err := claimKeys(ctx, tx, now, c)
 		if err != nil || len(keys) == 0 {
 			return err
 		}
-		match, args := keyMatch("", keys, 2)
-		_, err = tx.Exec(ctx, `UPDATE deliveries SET lease_until = $1, leased_by = $2 WHERE `+match,
-			append([]any{until, worker}, args...)...)
+		match, args := keyMatch("d.", keys, 3)
+		_, err = tx.Exec(ctx, `UPDATE deliveries SET lease_until = $2, leased_by = $3 WHERE (workspace_id, id) IN (
+			SELECT d.workspace_id, d.id FROM deliveries d WHERE `+match+` AND `+claimable+s.dialect.SkipLocked+`)`,
+			append([]any{now, until, worker}, args...)...)
 		if err != nil {
 			return err
 		}
-		match, _ = keyMatch("d.", keys, 2)
+		match, args = keyMatch("d.", keys, 2)
 		out, err = s.leased(ctx, tx, match, append([]any{until, worker}, args...))
 		return err
 	})
@@ -54,16 +57,23 @@ func (s *Store) ClaimDeliveries(ctx context.Context, worker string, lease time.D
 
 // keyMatch returns the condition "(workspace_id, id) is one of keys",
 // the columns prefixed with table, with placeholders after the first
-// skip ones, and their arguments.
+// skip ones, and their arguments. It is written as two IN lists, which
+// one scan of the primary key answers: as delivery ids are unique
+// UUIDs, an id matches no row of another workspace of the list. Both
+// lists are padded (see padded).
 func keyMatch(table string, keys [][2]string, skip int) (string, []any) {
-	terms := make([]string, len(keys))
-	args := make([]any, 0, 2*len(keys))
-	for i, k := range keys {
-		n := skip + 2*i
-		terms[i] = fmt.Sprintf("(%sworkspace_id = $%d AND %sid = $%d)", table, n+1, table, n+2)
-		args = append(args, k[0], k[1])
+	var workspaces, ids []any
+	seen := map[string]bool{}
+	for _, k := range keys {
+		if !seen[k[0]] {
+			seen[k[0]] = true
+			workspaces = append(workspaces, k[0])
+		}
+		ids = append(ids, k[1])
 	}
-	return "(" + strings.Join(terms, " OR ") + ")", args
+	workspaces, ids = padded(workspaces), padded(ids)
+	return fmt.Sprintf("%sworkspace_id IN (%s) AND %sid IN (%s)", table, marks(skip, len(workspaces)),
+		table, marks(skip+len(workspaces), len(ids))), append(workspaces, ids...)
 }
 
 // leased reads the deliveries just leased (match, with $1 the lease end
@@ -108,43 +118,6 @@ func scanLeased(r Row, now, until time.Time) (server.Delivery, error) {
 	return d, err
 }
 
-// FinishAttempt records attempt a and applies o in one transaction,
-// provided the delivery is still leased by worker with the lease it was
-// claimed with; otherwise it returns feedback.EConflict and changes
-// nothing.
-func (s *Store) FinishAttempt(ctx context.Context, worker string, d *server.Delivery, a feedback.DeliveryAttempt, o server.Outcome) (err error) {
-	defer wrap(&err, "FinishAttempt(%s, %s)", d.WorkspaceID, d.ID)
-	now := s.now()
-	var next, delivered any
-	switch o.Status {
-	case feedback.DeliveryPending:
-		next = o.NextAttempt.UTC().Truncate(time.Microsecond)
-	case feedback.DeliverySucceeded:
-		delivered = now
-	}
-	return s.db.InTx(ctx, func(tx Conn) error {
-		var n int
-		err := tx.QueryRow(ctx, `UPDATE deliveries SET status = $5, attempts = attempts + 1, next_attempt_at = $6,
-				lease_until = NULL, leased_by = NULL, last_status_code = $7, last_error = $8, updated_at = $9,
-				delivered_at = $10
-			WHERE workspace_id = $1 AND id = $2 AND leased_by = $3 AND lease_until = $4 RETURNING attempts`,
-			d.WorkspaceID, d.ID, worker, d.LeaseUntil, string(o.Status), next, a.StatusCode, a.Error, now, delivered).Scan(&n)
-		if err != nil {
-			if err = orNotFound(err, "delivery", d.ID); feedback.ErrorCode(err) == feedback.ENotFound {
-				return feedback.Errorf(feedback.EConflict, "The lease of delivery %s ended before its attempt was recorded.", d.ID)
-			}
-			return err
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO delivery_attempts (workspace_id, delivery_id, n, at, status_code, duration_ms,
-			error, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, d.WorkspaceID, d.ID, n,
-			a.At.UTC().Truncate(time.Microsecond), a.StatusCode, a.DurationMS, a.Error, next)
-		if err != nil || !o.Disable {
-			return err
-		}
-		return s.disableWebhook(ctx, tx, d.WorkspaceID, d.WebhookID, o.Reason, now)
-	})
-}
-
 // disableWebhook disables an enabled subscription with reason and
 // writes a webhook.disabled event, which goes to the workspace's other
 // subscriptions (a disabled one gets no deliveries).
@@ -161,19 +134,16 @@ func (s *Store) disableWebhook(ctx context.Context, tx Conn, workspaceID, id, re
 	return s.appendEvent(ctx, tx, workspaceID, feedback.EventWebhookDisabled, w.WebhookSubscription)
 }
 
-// NextDue returns when the earliest claimable delivery falls due: the
-// later of its next attempt and the end of its lease. Deliveries of
-// disabled subscriptions are left out, as no worker takes them.
-func (s *Store) NextDue(ctx context.Context) (_ time.Time, _ bool, err error) {
+// NextDue returns the earliest next attempt later than after of a
+// pending delivery: the first such entry of the partial index
+// deliveries_due.
+func (s *Store) NextDue(ctx context.Context, after time.Time) (_ time.Time, _ bool, err error) {
 	defer wrap(&err, "NextDue")
-	var due *time.Time
-	err = s.db.QueryRow(ctx, `SELECT MIN(CASE WHEN d.lease_until > d.next_attempt_at THEN d.lease_until
-			ELSE d.next_attempt_at END)
-		FROM deliveries d WHERE d.status = 'pending'
-		AND EXISTS (SELECT 1 FROM webhooks w WHERE w.workspace_id = d.workspace_id AND w.id = d.webhook_id AND w.disabled_at IS NULL)`).
-		Scan(atOptTime(&due))
-	if err != nil || due == nil {
-		return time.Time{}, false, err
+	var due time.Time
+	err = s.db.QueryRow(ctx, `SELECT next_attempt_at FROM deliveries WHERE status = 'pending' AND next_attempt_at > $1
+		ORDER BY next_attempt_at LIMIT 1`, after.UTC().Truncate(time.Microsecond)).Scan(atTime(&due))
+	if errors.Is(err, ErrNoRows) {
+		return time.Time{}, false, nil
 	}
-	return *due, true, nil
+	return due, err == nil, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -40,11 +41,14 @@ type Store struct {
 
 	db      DB
 	dialect Dialect
+	onDue   atomic.Pointer[func()]
 }
 
 // New returns a Store that runs its queries on db.
 func New(db DB, d Dialect) *Store {
-	return &Store{Now: time.Now, db: db, dialect: d}
+	s := &Store{Now: time.Now, dialect: d}
+	s.db = dueDB{DB: db, onDue: &s.onDue}
+	return s
 }
 
 // Ping reports whether the database answers.

@@ -44,8 +44,8 @@ func NewClient(p Policy) *http.Client {
 		ResponseHeaderTimeout:  10 * time.Second,
 		ExpectContinueTimeout:  time.Second,
 		IdleConnTimeout:        90 * time.Second,
-		MaxIdleConns:           100,
-		MaxIdleConnsPerHost:    4,
+		MaxIdleConns:           DefaultConcurrency, // keep a connection per attempt in flight
+		MaxIdleConnsPerHost:    DefaultPerHost,
 		MaxResponseHeaderBytes: MaxResponseHeader,
 	}
 	return &http.Client{

@@ -265,7 +265,7 @@ func TestClientTransport(t *testing.T) {
 		t.Error("Proxy is set; deliveries must not go through an environment proxy")
 	}
 	if !tr.ForceAttemptHTTP2 || tr.MaxResponseHeaderBytes != MaxResponseHeader || tr.TLSHandshakeTimeout == 0 ||
-		tr.ResponseHeaderTimeout == 0 || tr.MaxIdleConnsPerHost == 0 || tr.MaxIdleConnsPerHost > 8 {
+		tr.ResponseHeaderTimeout == 0 || tr.MaxIdleConnsPerHost == 0 || tr.MaxIdleConnsPerHost > DefaultPerHost {
 		t.Errorf("transport settings: %+v", tr)
 	}
 }

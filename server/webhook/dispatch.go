@@ -1,6 +1,7 @@
 package webhook
 
 import (
+	"cmp"
 	"context"
 	crand "crypto/rand"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/feedbackhq/feedback/server"
@@ -35,6 +37,13 @@ type Queue interface {
 // dispatchers may share one database: each claims deliveries under a
 // lease, so a delivery is attempted by one of them at a time, and a
 // dispatcher that dies has its leases taken over when they expire.
+//
+// Attempts are network waits, so a dispatcher keeps many in flight
+// (Concurrency), but never more than PerWebhook for one subscription
+// (the claim counts every dispatcher's leases) nor PerHost to one
+// destination host, and it claims in turns across subscriptions: a
+// receiver that hangs holds its own subscription's share and no more.
+// Finished attempts are recorded in batches, one transaction each.
 type Dispatcher struct {
 	Queue  Queue
 	Keys   *secret.Keyring
@@ -43,10 +52,23 @@ type Dispatcher struct {
 	// Schedule is the retry schedule; nil means [Schedule].
 	Schedule []time.Duration
 	// Lease bounds how long a claimed delivery stays this dispatcher's:
-	// longer than the client's timeout. Zero means a minute.
+	// longer than a subscription's claimed deliveries take to be sent
+	// PerWebhook at a time, and recorded. Zero means [DefaultLease].
 	Lease time.Duration
-	// Workers is how many deliveries are sent at once; zero means 8.
-	Workers int
+	// Concurrency is how many attempts are in flight at once (they are
+	// network waits); the dispatcher holds up to claimAhead times as
+	// many deliveries, claimed and not yet recorded. Zero means
+	// [DefaultConcurrency].
+	Concurrency int
+	// PerWebhook caps one subscription's attempts in flight in this
+	// dispatcher; a claim leases at most claimAhead×PerWebhook of a
+	// subscription's deliveries at once, counting every dispatcher's
+	// leases. Zero means [DefaultPerWebhook].
+	PerWebhook int
+	// PerHost caps this dispatcher's attempts in flight to one
+	// destination host, whatever the subscriptions; zero means
+	// [DefaultPerHost].
+	PerHost int
 	// Poll is the longest sleep between looks at the queue; zero means
 	// 250 ms, which bounds the delay of a delivery another instance
 	// created when no wake-up reaches this one.
@@ -54,10 +76,26 @@ type Dispatcher struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 
-	id   string
-	wake chan struct{}
-	once sync.Once
+	id    string
+	news  atomic.Bool // deliveries may have been created or fallen due since the last claim
+	wake  chan struct{}
+	once  sync.Once
+	flush chan struct{}
+	mu    sync.Mutex
+	book  book
 }
+
+// Defaults of a [Dispatcher]'s limits.
+const (
+	DefaultConcurrency = 256
+	DefaultPerWebhook  = 16
+	DefaultPerHost     = 64
+	// DefaultLease is long enough for an attempt that starts in the first
+	// half of the lease (a delivery that waited longer for its
+	// subscription's attempts is released unattempted), at most
+	// [ClientTimeout], and its record.
+	DefaultLease = 2 * time.Minute
+)
 
 func (d *Dispatcher) init() {
 	d.once.Do(func() {
@@ -66,18 +104,17 @@ func (d *Dispatcher) init() {
 		_, _ = crand.Read(b)
 		d.id = host + "-" + hex.EncodeToString(b)
 		d.wake = make(chan struct{}, 1)
+		d.news.Store(true)
+		d.flush = make(chan struct{}, 1)
+		d.book = book{subs: map[[2]string]*line{}, hosts: map[string]int{}, subHost: map[string]string{}}
 		if d.Schedule == nil {
 			d.Schedule = Schedule
 		}
-		if d.Lease <= 0 {
-			d.Lease = time.Minute
-		}
-		if d.Workers <= 0 {
-			d.Workers = 8
-		}
-		if d.Poll <= 0 {
-			d.Poll = 250 * time.Millisecond
-		}
+		d.Lease = cmp.Or(d.Lease, DefaultLease)
+		d.Concurrency = cmp.Or(d.Concurrency, DefaultConcurrency)
+		d.PerWebhook = cmp.Or(d.PerWebhook, DefaultPerWebhook)
+		d.PerHost = cmp.Or(d.PerHost, DefaultPerHost)
+		d.Poll = cmp.Or(d.Poll, 250*time.Millisecond)
 		if d.Now == nil {
 			d.Now = time.Now
 		}
@@ -88,79 +125,97 @@ func (d *Dispatcher) init() {
 }
 
 // Wake tells the dispatcher that deliveries may be due now, for example
-// after a commit that wrote an event; it never blocks.
+// after a commit that created some; it never blocks.
 func (d *Dispatcher) Wake() {
 	d.init()
+	d.news.Store(true)
+	signal(d.wake)
+}
+
+// signal sends on a channel of capacity one without blocking.
+func signal(c chan struct{}) {
 	select {
-	case d.wake <- struct{}{}:
+	case c <- struct{}{}:
 	default:
 	}
 }
 
-// Run delivers until ctx ends, then waits for the attempts in flight.
+// Run delivers until ctx ends, then waits for the attempts in flight and
+// records them.
 func (d *Dispatcher) Run(ctx context.Context) {
 	d.init()
-	slots := make(chan struct{}, d.Workers)
-	var inflight sync.WaitGroup
-	defer inflight.Wait()
+	var attempts sync.WaitGroup
+	stop, recorded := make(chan struct{}), make(chan struct{})
+	go func() { defer close(recorded); d.record(stop) }()
 	for ctx.Err() == nil {
-		// Claim only what free workers can send at once, so that no lease
-		// runs while its delivery waits for a worker.
-		free := d.Workers - len(slots)
+		free := d.room()
 		if free == 0 {
-			d.idle(ctx, nil) // a finishing worker wakes us
+			d.idle(ctx, nil) // a recorded batch wakes us
 			continue
 		}
-		claimed, err := d.Queue.ClaimDeliveries(ctx, d.id, d.Lease, free)
+		// After a record, refill the room it freed; after news or a
+		// poll, look past full subscriptions for the others.
+		claimed, err := d.Queue.ClaimDue(ctx, d.id, server.Claim{Lease: d.Lease, Limit: free,
+			PerWebhook: claimAhead * d.PerWebhook, Skip: d.skip(), Refill: !d.news.Swap(false)})
 		if err != nil && ctx.Err() == nil {
 			d.Log.Error("webhook: claiming deliveries", "err", err)
 		}
-		for i := range claimed {
-			slots <- struct{}{}
-			inflight.Go(func() {
-				defer func() { <-slots; d.Wake() }()
-				d.deliver(ctx, &claimed[i])
-			})
+		for _, del := range d.admit(claimed) {
+			attempts.Go(func() { d.deliver(ctx, del) })
 		}
-		if len(claimed) == free && free > 0 {
+		if len(claimed) == free {
 			continue // more may be due
 		}
 		d.sleep(ctx)
 	}
+	attempts.Wait()
+	close(stop)
+	<-recorded
 }
 
-// sleep waits for a wake-up, the next due delivery, or the poll interval.
+// sleep waits for a wake-up, the next delivery that falls due later, or
+// the poll interval. Whatever is due now and not capped was just
+// claimed. While the dispatcher holds deliveries it does not look for
+// the next one due: each record wakes it, and the poll bounds the wait.
 func (d *Dispatcher) sleep(ctx context.Context) {
 	wait := d.Poll
-	if next, ok, err := d.Queue.NextDue(ctx); err == nil && ok {
-		wait = min(wait, max(next.Sub(d.Now()), 0))
+	now := d.Now()
+	if d.idleNow() {
+		if next, ok, err := d.Queue.NextDue(ctx, now); err == nil && ok {
+			wait = min(wait, max(next.Sub(now), 0))
+		}
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
-	d.idle(ctx, t.C)
+	if d.idle(ctx, t.C) {
+		d.news.Store(true) // another instance's commits, retries now due
+	}
 }
 
-// idle waits for ctx to end, a wake-up, or timeout.
-func (d *Dispatcher) idle(ctx context.Context, timeout <-chan time.Time) {
+// idle waits for ctx to end, a wake-up, or timeout, and reports
+// whether the timeout came.
+func (d *Dispatcher) idle(ctx context.Context, timeout <-chan time.Time) bool {
 	select {
 	case <-ctx.Done():
 	case <-d.wake:
 	case <-timeout:
+		return true
 	}
+	return false
 }
 
-// deliver makes one attempt and records it with its outcome.
+// deliver attempts del, then each delivery of its subscription that
+// waits for this slot, and hands every attempt to the recorder. A
+// delivery that waited for more than half its lease, or that waits when
+// ctx ends, is released unattempted.
 func (d *Dispatcher) deliver(ctx context.Context, del *server.Delivery) {
-	a, o := d.attempt(ctx, del)
-	// Record even when ctx ends: the attempt happened.
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	err := d.Queue.FinishAttempt(fctx, d.id, del, a, o)
-	switch {
-	case feedback.ErrorCode(err) == feedback.EConflict:
-		d.Log.Warn("webhook: lease lost before the attempt was recorded", "delivery", del.ID)
-	case err != nil:
-		d.Log.Error("webhook: recording an attempt", "delivery", del.ID, "err", err)
+	for del != nil {
+		if ctx.Err() != nil || !d.fresh(del) {
+			del = d.finished(del, nil)
+			continue
+		}
+		a, o := d.attempt(ctx, del)
+		del = d.finished(del, &server.Finished{Delivery: del, Attempt: a, Outcome: o})
 	}
 }
 
@@ -197,7 +252,7 @@ func (d *Dispatcher) send(ctx context.Context, del *server.Delivery, at time.Tim
 	req.Header = Headers(keys, del.ID, at, del.Payload)
 	res, err := d.Client.Do(req)
 	if err != nil {
-		return 0, 0, errors.New(describe(err))
+		return 0, 0, transportError(err)
 	}
 	defer res.Body.Close()
 	body, _ := ReadLimited(res)
@@ -235,6 +290,8 @@ func (d *Dispatcher) judge(n, status int, err error, retryAfter time.Duration) s
 	switch {
 	case err == nil:
 		return server.Outcome{Status: feedback.DeliverySucceeded}
+	case errors.As(err, new(*refusedError)):
+		return server.Outcome{Status: feedback.DeliveryFailed} // permanent like a 4xx: redeliver by hand
 	case status == http.StatusGone:
 		return server.Outcome{Status: feedback.DeliveryFailed, Disable: true,
 			Reason: "the receiver answered 410 Gone"}

@@ -147,7 +147,13 @@ func newSetup(t testing.TB, s server.Store, url string) *setup {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &server.Workspace{Workspace: feedback.Workspace{Name: "Acme", Slug: "acme"}, PosterKey: []byte("k")}
+	return newWorkspace(t, s, url, "acme", keys)
+}
+
+// newWorkspace is newSetup for a workspace named slug whose secret keys
+// seals.
+func newWorkspace(t testing.TB, s server.Store, url, slug string, keys *secret.Keyring) *setup {
+	w := &server.Workspace{Workspace: feedback.Workspace{Name: slug, Slug: slug}, PosterKey: []byte("k")}
 	must(t, s.CreateWorkspace(t.Context(), w))
 	l := &feedback.Location{Name: "Lobby"}
 	must(t, s.CreateLocation(t.Context(), w.ID, l))

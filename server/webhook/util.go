@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"code.dny.dev/ssrf"
 )
 
 // SecretAAD binds a sealed signing secret to its subscription; the HTTP
@@ -54,4 +56,24 @@ func answer(status int, body []byte) string {
 		s += ": " + b
 	}
 	return s
+}
+
+// refusedError is an attempt that the destination policy stopped at
+// connect time: permanent until the configuration or the subscription
+// changes.
+type refusedError struct{ err error }
+
+func (e *refusedError) Error() string {
+	return "the destination is not allowed by the server's policy: " + e.err.Error()
+}
+
+// transportError describes a failed request for the delivery log,
+// telling a refusal of the destination policy from a passing failure.
+func transportError(err error) error {
+	for _, refusal := range []error{ssrf.ErrProhibitedIP, ssrf.ErrProhibitedNetwork, ssrf.ErrProhibitedPort, ssrf.ErrInvalidHostPort} {
+		if errors.Is(err, refusal) {
+			return &refusedError{err}
+		}
+	}
+	return errors.New(describe(err))
 }

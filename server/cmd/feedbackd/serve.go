@@ -93,7 +93,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	dispatcher := &webhook.Dispatcher{Queue: cfg.Store, Keys: cfg.Keyring, Log: cfg.Logger,
 		Client: webhook.NewClient(webhook.Policy{Allow: cfg.WebhookAllow})}
-	cfg.Waker = dispatcher
+	cfg.Store.OnDue(dispatcher.Wake) // only commits that create deliveries wake it
 	dctx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	dispatched := make(chan struct{})
 	go func() { defer close(dispatched); dispatcher.Run(dctx) }()
