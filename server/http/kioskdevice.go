@@ -28,7 +28,7 @@ func (s *Server) registerKioskDeviceRoutes(r chi.Router) {
 	r.Group(func(r chi.Router) {
 		r.Use(s.requireKiosk)
 		r.Get("/kiosk/config", s.handle(s.handleKioskConfig))
-		r.Post("/kiosk/sync", s.handle(s.waking(s.handleKioskSync)))
+		r.Post("/kiosk/sync", s.handle(s.handleKioskSync))
 		r.Post("/kiosk/heartbeat", s.handle(s.handleKioskHeartbeat))
 	})
 }

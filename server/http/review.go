@@ -12,7 +12,7 @@ func (s *Server) registerReviewRoutes(r chi.Router) {
 	r.Get("/review", s.handle(listHandler(s.store.Reviews)))
 	r.Post("/review", s.handle(s.handleReviewCreate))
 	r.Get("/review/{id}", s.handle(getHandler(s.store.Review)))
-	r.Patch("/review/{id}", s.handle(s.waking(updateHandler(s.store.UpdateReview))))
+	r.Patch("/review/{id}", s.handle(updateHandler(s.store.UpdateReview)))
 	r.Get("/review/{id}/responses", s.handle(subListHandler(s.store.ReviewResponses, feedback.ParamFrom, feedback.ParamTo)))
 }
 

@@ -34,9 +34,6 @@ type Config struct {
 	// WebhookResolver resolves webhook hosts at subscription time; nil
 	// means the system resolver. Tests replace it.
 	WebhookResolver webhook.Resolver
-	// Waker is woken when deliveries become due (the dispatcher of this
-	// instance); nil when none runs here.
-	Waker interface{ Wake() }
 	// TrustedProxies lists networks whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
 	// WebDir is the directory holding the WebAssembly build (app.wasm and

@@ -122,9 +122,6 @@ func (s *Server) handleVisitorSubmit(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	if created {
-		s.wakeDeliveries()
-	}
 	if !asJSON {
 		http.Redirect(w, r, "/q/"+code+"/thanks?lang="+url.QueryEscape(lang), http.StatusSeeOther)
 		return

@@ -121,7 +121,6 @@ func (s *Server) handleWebhookTest(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	s.wakeDeliveries()
 	return writeJSON(w, http.StatusAccepted, d)
 }
 
@@ -139,26 +138,5 @@ func (s *Server) handleRedeliver(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	s.wakeDeliveries()
 	return writeJSON(w, http.StatusAccepted, d)
-}
-
-// wakeDeliveries tells this instance's dispatcher that deliveries are
-// due; other instances find them on their next poll.
-func (s *Server) wakeDeliveries() {
-	if s.cfg.Waker != nil {
-		s.cfg.Waker.Wake()
-	}
-}
-
-// waking wakes the dispatcher after h succeeds: h may have committed
-// events that subscriptions wait for.
-func (s *Server) waking(h handlerFunc) handlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) error {
-		err := h(w, r)
-		if err == nil {
-			s.wakeDeliveries()
-		}
-		return err
-	}
 }

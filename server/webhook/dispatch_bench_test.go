@@ -103,11 +103,11 @@ func BenchmarkDeliveryLatency(b *testing.B) {
 			b.Run(kind+"/"+mode, func(b *testing.B) {
 				rc := newBenchReceiver(b)
 				st := newSetup(b, stores[kind](b), rc.URL)
-				d := st.dispatcher(b, st.s)
-				d.Poll = 250 * time.Millisecond
+				d := &webhook.Dispatcher{Queue: st.s, Keys: st.keys, Client: st.client(), Poll: 250 * time.Millisecond}
 				if mode == "wake" {
 					st.s.OnDue(d.Wake) // as feedbackd wires it
 				}
+				run(b, d)
 				committed := make(map[string]time.Time, b.N)
 				tick := time.NewTicker(5 * time.Millisecond)
 				defer tick.Stop()

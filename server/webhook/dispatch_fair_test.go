@@ -63,7 +63,7 @@ func (g *gate) seen() (now, most, total int) {
 }
 
 // run starts d until the test ends or stop is called.
-func run(t *testing.T, d *webhook.Dispatcher) (stop func()) {
+func run(t testing.TB, d *webhook.Dispatcher) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); d.Run(ctx) }()

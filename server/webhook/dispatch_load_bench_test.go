@@ -37,10 +37,7 @@ func ingestFor(b *testing.B, n int, d time.Duration, st ...*setup) map[string]ti
 // as feedbackd wires it.
 func start(b *testing.B, s server.Store, d *webhook.Dispatcher) {
 	s.OnDue(d.Wake)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); d.Run(ctx) }()
-	b.Cleanup(func() { cancel(); <-done })
+	run(b, d)
 }
 
 // BenchmarkDeliveryUnderIngest commits submissions from 16 goroutines

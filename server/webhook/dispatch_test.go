@@ -184,10 +184,7 @@ func (st *setup) dispatcher(t testing.TB, q webhook.Queue, schedule ...time.Dura
 	}
 	d := &webhook.Dispatcher{Queue: q, Keys: st.keys, Client: client, Schedule: schedule,
 		Poll: 20 * time.Millisecond} // the default lease, a minute: a loaded machine must not take it for a dead worker
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); d.Run(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	run(t, d)
 	return d
 }
 
