@@ -175,9 +175,9 @@ func (p *Page) renderSession(s feedback.Session) app.UI {
 				return app.Span().Class("this-device").Text(" · This device")
 			}),
 		),
-		app.Td().Text(s.IP),
-		app.Td().Body(timeOf(s.CreatedAt.Time)),
-		app.Td().Body(timeOf(s.LastSeenAt.Time)),
+		app.Td().DataSet("label", "IP address").Text(s.IP),
+		app.Td().DataSet("label", "Signed in").Body(timeOf(s.CreatedAt.Time)),
+		app.Td().DataSet("label", "Last active").Body(timeOf(s.LastSeenAt.Time)),
 		app.Td().Body(b),
 	)
 }
