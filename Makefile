@@ -78,6 +78,8 @@ bench: ## Go benchmarks beside their bare baselines, then wrk load runs (needs P
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) ./server/poster/
 	server/bench/load.sh postgres $(LOADSECS)
 	server/bench/load.sh sqlite $(LOADSECS)
+	server/bench/webhook.sh $(LOADSECS) 0s
+	server/bench/webhook.sh 5 200ms
 
 tools: $(STATICCHECK) $(WASMBROWSERTEST) ## build the pinned Go tools into bin/
 
