@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/feedbackhq/feedback/server/sqlstore"
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -64,7 +64,7 @@ func (p *Provider) AddFederation(ctx context.Context, f Federation) (id string, 
 		secret: []byte(f.ClientSecret), trust: f.TrustUpstreamMFA, kind: "oidc", domains: f.Domains}, now)
 }
 
-// federationRow is a federation as idp_federations stores it.
+// federationRow is a federation as the store keeps it.
 type federationRow struct {
 	id, name, issuer, clientID string
 	secret                     []byte // sealed here with the federation's AAD
@@ -76,22 +76,9 @@ type federationRow struct {
 // insertFederation stores a federation with its domains, in one
 // transaction; a domain of another federation is feedback.EConflict.
 func (p *Provider) insertFederation(ctx context.Context, r federationRow, now time.Time) error {
-	err := p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		_, err := tx.Exec(ctx, `INSERT INTO idp_federations (id, name, issuer, client_id, client_secret,
-			trust_upstream_mfa, created_at, kind, saml_metadata) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-			r.id, r.name, r.issuer, r.clientID, p.cfg.Keys.Seal(r.secret, federationAAD(r.id)), r.trust, now,
-			r.kind, r.samlMetadata)
-		for _, d := range r.domains {
-			if err == nil {
-				_, err = tx.Exec(ctx, `INSERT INTO idp_federation_domains (domain, federation_id) VALUES ($1, $2)`, d, r.id)
-			}
-		}
-		return err
-	})
-	if errors.Is(err, sqlstore.ErrUnique) {
-		return feedback.Errorf(feedback.EConflict, "A domain of this federation belongs to another one already.")
-	}
-	return err
+	return p.cfg.Store.CreateIdPFederation(ctx, &server.IdPFederation{ID: r.id, Name: r.name, Kind: r.kind,
+		Issuer: r.issuer, ClientID: r.clientID, ClientSecret: p.cfg.Keys.Seal(r.secret, federationAAD(r.id)),
+		TrustUpstreamMFA: r.trust, SAMLMetadata: r.samlMetadata, Domains: r.domains, CreatedAt: now})
 }
 
 // checkFederation normalises f and returns an EValidation error for the
@@ -128,11 +115,19 @@ func (p *Provider) checkFederation(f *Federation) error {
 // client secrets.
 func (p *Provider) Federations(ctx context.Context) (_ []Federation, err error) {
 	defer wrap(&err, "Federations")
-	fs, err := p.queryFederations(ctx, "")
-	for i := range fs {
-		fs[i].ClientSecret = ""
+	rows, err := p.cfg.Store.IdPFederations(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return fs, err
+	fs := make([]Federation, len(rows))
+	for i := range rows {
+		f, err := p.federation(&rows[i])
+		if err != nil {
+			return nil, err
+		}
+		fs[i], fs[i].ClientSecret = *f, ""
+	}
+	return fs, nil
 }
 
 // RemoveFederation deletes the federation id and its sign-ins in
@@ -144,9 +139,9 @@ func (p *Provider) RemoveFederation(ctx context.Context, id string) (err error) 
 	if _, ok := feedback.ParseUUID(id); !ok {
 		return errNoFederation
 	}
-	n, err := p.cfg.DB.Exec(ctx, `DELETE FROM idp_federations WHERE id = $1`, id)
-	if err == nil && n == 0 {
-		err = errNoFederation
+	err = p.cfg.Store.DeleteIdPFederation(ctx, id)
+	if errors.Is(orNotFound(err), errNotFound) {
+		return errNoFederation
 	}
 	return err
 }
@@ -155,10 +150,11 @@ var errNoFederation = feedback.Errorf(feedback.ENotFound, "There is no such fede
 
 // federationByID returns the federation id, secret opened, or errNotFound.
 func (p *Provider) federationByID(ctx context.Context, id string) (*Federation, error) {
-	if _, ok := feedback.ParseUUID(id); !ok {
-		return nil, errNotFound
+	f, err := p.cfg.Store.IdPFederation(ctx, id)
+	if err != nil {
+		return nil, orNotFound(err)
 	}
-	return p.oneFederation(ctx, `WHERE f.id = $1`, id)
+	return p.federation(f)
 }
 
 // federationOf returns the federation of email's domain, or errNotFound.
@@ -167,55 +163,21 @@ func (p *Provider) federationOf(ctx context.Context, email string) (*Federation,
 	if !ok || domain == "" {
 		return nil, errNotFound
 	}
-	return p.oneFederation(ctx, `WHERE f.id = (SELECT federation_id FROM idp_federation_domains WHERE domain = $1)`,
-		domain)
-}
-
-func (p *Provider) oneFederation(ctx context.Context, where string, args ...any) (*Federation, error) {
-	fs, err := p.queryFederations(ctx, where, args...)
-	switch {
-	case err != nil:
-		return nil, err
-	case len(fs) == 0:
-		return nil, errNotFound
+	f, err := p.cfg.Store.IdPFederationByDomain(ctx, domain)
+	if err != nil {
+		return nil, orNotFound(err)
 	}
-	return &fs[0], nil
+	return p.federation(f)
 }
 
-// queryFederations returns the federations that the WHERE clause where
-// selects ("" for all), oldest first, with their domains and opened
-// secrets.
-func (p *Provider) queryFederations(ctx context.Context, where string, args ...any) ([]Federation, error) {
-	rows, err := p.cfg.DB.Query(ctx, `SELECT f.id, f.name, f.issuer, f.client_id, f.client_secret,
-		f.trust_upstream_mfa, f.created_at, f.kind, d.domain
-		FROM idp_federations f JOIN idp_federation_domains d ON d.federation_id = f.id `+where+`
-		ORDER BY f.created_at, f.id, d.domain`, args...)
+// federation returns the federation of row f, its secret opened.
+func (p *Provider) federation(f *server.IdPFederation) (*Federation, error) {
+	secret, err := p.cfg.Keys.Open(f.ClientSecret, federationAAD(f.ID))
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var fs []Federation
-	for rows.Next() {
-		var f Federation
-		var sealed []byte
-		var kind, domain string
-		if err := rows.Scan(&f.ID, &f.Name, &f.Issuer, &f.ClientID, &sealed, &f.TrustUpstreamMFA, at(&f.CreatedAt),
-			&kind, &domain); err != nil {
-			return nil, err
-		}
-		f.SAML = kind == "saml"
-		if n := len(fs); n > 0 && fs[n-1].ID == f.ID {
-			fs[n-1].Domains = append(fs[n-1].Domains, domain)
-			continue
-		}
-		secret, err := p.cfg.Keys.Open(sealed, federationAAD(f.ID))
-		if err != nil {
-			return nil, err
-		}
-		f.ClientSecret, f.Domains = string(secret), []string{domain}
-		fs = append(fs, f)
-	}
-	return fs, rows.Err()
+	return &Federation{ID: f.ID, Name: f.Name, Issuer: f.Issuer, ClientID: f.ClientID, ClientSecret: string(secret),
+		Domains: f.Domains, TrustUpstreamMFA: f.TrustUpstreamMFA, SAML: f.Kind == "saml", CreatedAt: f.CreatedAt}, nil
 }
 
 // federationButton is a federation as the login page offers it.
@@ -224,18 +186,10 @@ type federationButton struct{ ID, Name string }
 // federationButtons returns the login page's federations, oldest first.
 func (p *Provider) federationButtons(ctx context.Context) (_ []federationButton, err error) {
 	defer wrap(&err, "federationButtons")
-	rows, err := p.cfg.DB.Query(ctx, `SELECT id, name FROM idp_federations ORDER BY created_at, id`)
-	if err != nil {
-		return nil, err
+	fs, err := p.cfg.Store.IdPFederations(ctx)
+	bs := make([]federationButton, len(fs))
+	for i, f := range fs {
+		bs[i] = federationButton{f.ID, f.Name}
 	}
-	defer rows.Close()
-	var bs []federationButton
-	for rows.Next() {
-		var b federationButton
-		if err := rows.Scan(&b.ID, &b.Name); err != nil {
-			return nil, err
-		}
-		bs = append(bs, b)
-	}
-	return bs, rows.Err()
+	return bs, err
 }

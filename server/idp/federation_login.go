@@ -13,9 +13,8 @@ import (
 	"github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
 
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/secret"
-	"github.com/feedbackhq/feedback/server/sqlstore"
-	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // federationCallbackPath is where federations' providers send the
@@ -43,11 +42,11 @@ func (p *Provider) startFederation(w http.ResponseWriter, r *http.Request, a *au
 	ctx := r.Context()
 	up, err := p.upstream(ctx, f)
 	if err != nil {
-		p.upstreamFailed(w, r, a.id, f, err)
+		p.upstreamFailed(w, r, a.ID, f, err)
 		return
 	}
 	state, nonce, verifier := oauth2.GenerateVerifier(), oauth2.GenerateVerifier(), oauth2.GenerateVerifier()
-	if err := p.storeFederationState(ctx, state, federationState{a.id, f.ID, nonce, verifier}); err != nil {
+	if err := p.storeFederationState(ctx, state, federationState{a.ID, f.ID, nonce, verifier}); err != nil {
 		p.internalError(w, r, err)
 		return
 	}
@@ -73,11 +72,9 @@ func (p *Provider) stateCookie(state string, maxAge int) *http.Cookie {
 func (p *Provider) storeFederationState(ctx context.Context, state string, st federationState) (err error) {
 	defer wrap(&err, "storeFederationState")
 	now := p.now()
-	_, err = p.cfg.DB.Exec(ctx, `INSERT INTO idp_federation_states (state_hash, auth_request_id, federation_id,
-		nonce, verifier, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		secret.Hash(state), st.authRequestID, st.federationID, st.nonce,
-		p.cfg.Keys.Seal([]byte(st.verifier), verifierAAD(state)), now, now.Add(federationTTL))
-	return err
+	return p.cfg.Store.CreateIdPFederationState(ctx, &server.IdPFederationState{StateHash: secret.Hash(state),
+		AuthRequestID: st.authRequestID, FederationID: st.federationID, Nonce: st.nonce,
+		Verifier: p.cfg.Keys.Seal([]byte(st.verifier), verifierAAD(state)), ExpiresAt: now.Add(federationTTL)}, now)
 }
 
 // verifierAAD binds a sealed PKCE verifier to its state.
@@ -89,19 +86,12 @@ func verifierAAD(state string) []byte {
 // state counts once), or errNotFound.
 func (p *Provider) takeFederationState(ctx context.Context, state string) (_ *federationState, err error) {
 	defer wrap(&err, "takeFederationState")
-	st := &federationState{}
-	var sealed []byte
-	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error { // DELETE ... RETURNING runs on SQLite's writer only
-		return orNotFound(tx.QueryRow(ctx, `DELETE FROM idp_federation_states WHERE state_hash = $1 AND expires_at > $2
-			RETURNING auth_request_id, federation_id, nonce, verifier`, secret.Hash(state), p.now()).
-			Scan(&st.authRequestID, &st.federationID, &st.nonce, &sealed))
-	})
+	row, err := p.cfg.Store.TakeIdPFederationState(ctx, secret.Hash(state), p.now())
 	if err != nil {
-		return nil, err
+		return nil, orNotFound(err)
 	}
-	v, err := p.cfg.Keys.Open(sealed, verifierAAD(state))
-	st.verifier = string(v)
-	return st, err
+	v, err := p.cfg.Keys.Open(row.Verifier, verifierAAD(state))
+	return &federationState{row.AuthRequestID, row.FederationID, row.Nonce, string(v)}, err
 }
 
 // handleFederationCallback handles "GET /federation/callback?state=S&code=C"
@@ -127,7 +117,7 @@ func (p *Provider) handleFederationCallback(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	if e := q.Get("error"); e != "" {
-		p.upstreamError(w, a.id, f, e)
+		p.upstreamError(w, a.ID, f, e)
 		return
 	}
 	up, err := p.upstream(ctx, f)
@@ -136,7 +126,7 @@ func (p *Provider) handleFederationCallback(w http.ResponseWriter, r *http.Reque
 		id, err = up.redeem(p.clientContext(ctx), q.Get("code"), st.verifier, st.nonce)
 	}
 	if err != nil {
-		p.upstreamFailed(w, r, a.id, f, err)
+		p.upstreamFailed(w, r, a.ID, f, err)
 		return
 	}
 	p.finishFederated(w, r, a, f, id)
@@ -195,26 +185,14 @@ func (p *Provider) finishFederated(w http.ResponseWriter, r *http.Request, a *au
 		p.internalError(w, r, err)
 		return
 	}
-	now := p.now()
-	err = p.updateSignIn(ctx, `UPDATE idp_auth_requests SET account_id = $2, auth_time = $3, amr = $4
-		WHERE id = $1 AND auth_time IS NULL AND expires_at > $3`, a.id, accountID, now, strings.Join(id.methods(f), " "))
-	p.step(w, r, err, func() { http.Redirect(w, r, p.callbackURL(a.id), http.StatusSeeOther) })
+	p.finish(w, r, a.ID, accountID, false, id.methods(f)...)
 }
 
 // federatedAccount returns the id of the account of email, which it
 // makes, without a password, when there is none.
 func (p *Provider) federatedAccount(ctx context.Context, email string) (id string, err error) {
 	defer wrap(&err, "federatedAccount")
-	now := p.now()
-	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		_, err := tx.Exec(ctx, `INSERT INTO idp_accounts (id, email, totp_last_step, created_at) VALUES ($1, $2, 0, $3)
-			ON CONFLICT (email) DO NOTHING`, feedback.NewIDAt(now), email, now)
-		if err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `SELECT id FROM idp_accounts WHERE email = $1`, email).Scan(&id)
-	})
-	return id, err
+	return p.cfg.Store.EnsureIdPAccount(ctx, email, p.now())
 }
 
 // upstreamError writes the page of an error that f's provider sent back,

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/idp"
 	"github.com/feedbackhq/feedback/server/internal/pgtest"
 	"github.com/feedbackhq/feedback/server/postgres"
@@ -35,9 +36,16 @@ const (
 )
 
 // database is a test database that several providers (instances) can
-// open, each with its own connection pool.
+// open, each with its own store and connection pool.
 type database struct {
-	open func(tb testing.TB) sqlstore.DB
+	open func(tb testing.TB) store
+}
+
+// store is what a test opens: the provider's store, whose SQL the tests
+// read too.
+type store interface {
+	server.IdPStore
+	SQL() sqlstore.DB
 }
 
 // eachStore runs fn on a fresh SQLite and a fresh PostgreSQL database, in
@@ -58,14 +66,14 @@ func eachStore(t *testing.T, fn func(t *testing.T, db *database)) {
 // sqliteDB makes a migrated SQLite database.
 func sqliteDB(t *testing.T) *database {
 	path := filepath.Join(t.TempDir(), "feedback.db")
-	d := &database{open: func(tb testing.TB) sqlstore.DB {
+	d := &database{open: func(tb testing.TB) store {
 		tb.Helper()
 		db, err := sqlite.Open(context.Background(), path)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		tb.Cleanup(func() { db.Close() })
-		return db.SQL()
+		return db
 	}}
 	db, err := sqlite.Open(context.Background(), path)
 	if err == nil {
@@ -80,14 +88,14 @@ func sqliteDB(t *testing.T) *database {
 // postgresDB makes a migrated PostgreSQL database.
 func postgresDB(t *testing.T) *database {
 	url := pgtest.URL(t)
-	d := &database{open: func(tb testing.TB) sqlstore.DB {
+	d := &database{open: func(tb testing.TB) store {
 		tb.Helper()
 		db, err := postgres.Open(context.Background(), url, postgres.WithMaxConns(4))
 		if err != nil {
 			tb.Fatal(err)
 		}
 		tb.Cleanup(func() { db.Close() })
-		return db.SQL()
+		return db
 	}}
 	db, err := postgres.Open(context.Background(), url)
 	if err == nil {
@@ -158,7 +166,7 @@ func (e *env) newProvider(t *testing.T) *idp.Provider {
 func (e *env) open(t *testing.T) (*idp.Provider, error) {
 	return idp.New(context.Background(), idp.Config{
 		Issuer: e.issuer,
-		DB:     e.db.open(t),
+		Store:  e.db.open(t),
 		Keys:   e.keys,
 		Clients: []idp.Client{{ID: clientID, Secret: clientSecret, RedirectURIs: []string{e.srv.URL + "/callback"},
 			PostLogoutRedirectURIs: []string{e.srv.URL + "/after-logout"}}},

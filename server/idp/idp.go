@@ -14,8 +14,8 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/op"
 	"golang.org/x/text/language"
 
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/secret"
-	"github.com/feedbackhq/feedback/server/sqlstore"
 )
 
 // Lifetimes.
@@ -36,8 +36,9 @@ type Config struct {
 	// Issuer is the provider's URL, e.g. "http://localhost:8080/idp": the
 	// provider is mounted under this path prefix.
 	Issuer string
-	// DB is the service's database, migrated (tables idp_*).
-	DB sqlstore.DB
+	// Store keeps what the provider stores: the service's store
+	// (server.Store includes server.IdPStore).
+	Store server.IdPStore
 	// Keys seals secrets at rest: signing private keys, TOTP secrets, and
 	// the bearer values of codes and access tokens.
 	Keys *secret.Keyring
@@ -118,8 +119,8 @@ func checkConfig(cfg *Config) (*url.URL, error) {
 		return nil, fmt.Errorf("idp: the issuer %q is not an absolute URL without query", cfg.Issuer)
 	case u.Scheme != "https" && !(cfg.Insecure && u.Scheme == "http"):
 		return nil, fmt.Errorf("idp: the issuer %q must be https (or http with Insecure)", cfg.Issuer)
-	case cfg.DB == nil || cfg.Keys == nil:
-		return nil, errors.New("idp: DB and Keys are required")
+	case cfg.Store == nil || cfg.Keys == nil:
+		return nil, errors.New("idp: Store and Keys are required")
 	}
 	for _, c := range cfg.Clients {
 		if c.ID == "" || c.Secret == "" || len(c.RedirectURIs) == 0 {

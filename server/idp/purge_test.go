@@ -11,7 +11,7 @@ import (
 // rows counts the rows of the provider's tables.
 func (e *env) rows() map[string]int {
 	e.t.Helper()
-	db := e.db.open(e.t)
+	db := e.db.open(e.t).SQL()
 	m := map[string]int{}
 	for _, table := range []string{"idp_auth_requests", "idp_access_tokens", "idp_refresh_tokens", "idp_throttle",
 		"idp_password_links", "idp_signing_keys"} {

@@ -146,13 +146,14 @@ func (p *Provider) fetchSAMLMetadata(ctx context.Context, rawURL string) (string
 // samlIdPOf returns the IdP of federation id, or errNotFound if it is not
 // a SAML federation.
 func (p *Provider) samlIdPOf(ctx context.Context, id string) (*samlIdP, error) {
-	var metadata string
-	err := orNotFound(p.cfg.DB.QueryRow(ctx, `SELECT saml_metadata FROM idp_federations WHERE id = $1 AND kind = 'saml'`,
-		id).Scan(&metadata))
+	f, err := p.cfg.Store.IdPFederation(ctx, id)
+	if err = orNotFound(err); err == nil && f.Kind != "saml" {
+		err = errNotFound
+	}
 	if err != nil {
 		return nil, err
 	}
-	return parseSAMLMetadata(metadata)
+	return parseSAMLMetadata(f.SAMLMetadata)
 }
 
 // SAMLMetadataURL returns this provider's SP entity ID, where it serves

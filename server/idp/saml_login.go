@@ -13,8 +13,9 @@ import (
 	"github.com/russellhaering/gosaml2/types"
 	"golang.org/x/oauth2"
 
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/secret"
-	"github.com/feedbackhq/feedback/server/sqlstore"
+	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // samlSkew is the clock difference allowed with an IdP.
@@ -33,18 +34,18 @@ func (p *Provider) startSAML(w http.ResponseWriter, r *http.Request, a *authRequ
 	sp := p.serviceProvider(idp)
 	doc, err := sp.BuildAuthRequestDocument()
 	if err != nil {
-		p.upstreamFailed(w, r, a.id, f, err)
+		p.upstreamFailed(w, r, a.ID, f, err)
 		return
 	}
 	relay := oauth2.GenerateVerifier()
-	st := samlRequest{a.id, f.ID, doc.Root().SelectAttrValue("ID", "")}
+	st := samlRequest{a.ID, f.ID, doc.Root().SelectAttrValue("ID", "")}
 	if err := p.storeSAMLRequest(r.Context(), relay, st); err != nil {
 		p.internalError(w, r, err)
 		return
 	}
 	u, err := sp.BuildAuthURLRedirect(relay, doc)
 	if err != nil {
-		p.upstreamFailed(w, r, a.id, f, err)
+		p.upstreamFailed(w, r, a.ID, f, err)
 		return
 	}
 	http.SetCookie(w, p.relayCookie(relay, int(federationTTL/time.Second)))
@@ -62,7 +63,7 @@ func (p *Provider) samlStarted(w http.ResponseWriter, r *http.Request, a *authRe
 	case errors.Is(err, errNotFound):
 		p.loginPage(w, r, http.StatusBadRequest, "This way of signing in is no longer available.")
 	case err != nil:
-		p.upstreamFailed(w, r, a.id, f, err)
+		p.upstreamFailed(w, r, a.ID, f, err)
 	default:
 		p.startSAML(w, r, a, f, idp)
 	}
@@ -87,23 +88,20 @@ func (p *Provider) relayCookie(relay string, maxAge int) *http.Cookie {
 func (p *Provider) storeSAMLRequest(ctx context.Context, relay string, st samlRequest) (err error) {
 	defer wrap(&err, "storeSAMLRequest")
 	now := p.now()
-	_, err = p.cfg.DB.Exec(ctx, `INSERT INTO idp_saml_requests (relay_hash, auth_request_id, federation_id,
-		request_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		secret.Hash(relay), st.authRequestID, st.federationID, st.requestID, now, now.Add(federationTTL))
-	return err
+	return p.cfg.Store.CreateIdPSAMLRequest(ctx, &server.IdPSAMLRequest{RelayHash: secret.Hash(relay),
+		AuthRequestID: st.authRequestID, FederationID: st.federationID, RequestID: st.requestID,
+		ExpiresAt: now.Add(federationTTL)}, now)
 }
 
 // takeSAMLRequest returns the request of relay and deletes it (a
 // RelayState counts once), or errNotFound.
 func (p *Provider) takeSAMLRequest(ctx context.Context, relay string) (_ *samlRequest, err error) {
 	defer wrap(&err, "takeSAMLRequest")
-	st := &samlRequest{}
-	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		return orNotFound(tx.QueryRow(ctx, `DELETE FROM idp_saml_requests WHERE relay_hash = $1 AND expires_at > $2
-			RETURNING auth_request_id, federation_id, request_id`, secret.Hash(relay), p.now()).
-			Scan(&st.authRequestID, &st.federationID, &st.requestID))
-	})
-	return st, err
+	row, err := p.cfg.Store.TakeIdPSAMLRequest(ctx, secret.Hash(relay), p.now())
+	if err != nil {
+		return nil, orNotFound(err)
+	}
+	return &samlRequest{row.AuthRequestID, row.FederationID, row.RequestID}, nil
 }
 
 // relayRequest returns the request that relay names, if the browser holds
@@ -146,7 +144,7 @@ func (p *Provider) handleSAMLACS(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := p.samlIdentity(ctx, idp, f, st.requestID, r.PostForm.Get("SAMLResponse"))
 	if err != nil {
-		p.upstreamFailed(w, r, a.id, f, err)
+		p.upstreamFailed(w, r, a.ID, f, err)
 		return
 	}
 	p.finishFederated(w, r, a, f, id)
@@ -224,9 +222,8 @@ func (p *Provider) markAssertion(ctx context.Context, federationID string, as *t
 			until = t
 		}
 	}
-	_, err = p.cfg.DB.Exec(ctx, `INSERT INTO idp_saml_assertions (federation_id, assertion_id, expires_at)
-		VALUES ($1, $2, $3)`, federationID, as.ID, until.Add(samlSkew))
-	if errors.Is(err, sqlstore.ErrUnique) {
+	err = p.cfg.Store.AddIdPSAMLAssertion(ctx, federationID, as.ID, until.Add(samlSkew))
+	if feedback.ErrorCode(err) == feedback.EConflict {
 		return errors.New("SAML assertion replayed")
 	}
 	return err
