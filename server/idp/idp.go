@@ -52,8 +52,13 @@ type Config struct {
 	// and http issuers of federations.
 	Insecure bool
 	// HTTPClient reaches the providers of federations (discovery, keys,
-	// token, userinfo); nil means a client with a 10-second timeout.
+	// token, userinfo, metadata); nil means a client with a 10-second
+	// timeout.
 	HTTPClient *http.Client
+	// Federators make the provider's federators, one per kind of
+	// federation it signs in through (oidcfed.New, samlfed.New); without
+	// them, it signs in only with passwords.
+	Federators []func(Host) Federator
 }
 
 // Client is a registered relying party: a confidential client of the
@@ -70,14 +75,14 @@ type Client struct {
 // concurrent use, and several Providers (one per instance of the service)
 // may share a database.
 type Provider struct {
-	cfg       Config
-	prefix    string // the issuer's path without its trailing slash: "" or "/idp"
-	log       *slog.Logger
-	clients   map[string]*client
-	signing   *keyStore
-	handler   http.Handler
-	lastPurge atomic.Int64 // Unix microseconds of the clock at the last purge
-	ups       upstreams    // federations' providers, discovered
+	cfg        Config
+	prefix     string // the issuer's path without its trailing slash: "" or "/idp"
+	log        *slog.Logger
+	clients    map[string]*client
+	signing    *keyStore
+	handler    http.Handler
+	lastPurge  atomic.Int64         // Unix microseconds of the clock at the last purge
+	federators map[string]Federator // by kind
 }
 
 // New returns a provider for cfg. It makes the first signing key when
@@ -89,6 +94,11 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	}
 	p := &Provider{cfg: cfg, prefix: strings.TrimSuffix(u.Path, "/"), log: cfg.Logger}
 	p.clients = newClients(cfg.Clients, p.prefix)
+	p.federators = map[string]Federator{}
+	for _, newFederator := range cfg.Federators {
+		fr := newFederator(host{p})
+		p.federators[fr.Kind()] = fr
+	}
 	p.signing = &keyStore{p: p}
 	if _, err := p.signing.current(ctx); err != nil {
 		return nil, err
@@ -157,6 +167,9 @@ func (p *Provider) opOptions() []op.Option {
 // request's RemoteAddr: behind a proxy, set it to the client's address
 // before this handler.
 func (p *Provider) Handler() http.Handler { return p.handler }
+
+// Issuer returns the provider's issuer URL.
+func (p *Provider) Issuer() string { return p.cfg.Issuer }
 
 // now returns the clock's time as the database keeps it.
 func (p *Provider) now() time.Time {

@@ -224,7 +224,7 @@ func (p *Provider) step(w http.ResponseWriter, r *http.Request, err error, next 
 		p.expired(w)
 	case err != nil:
 		p.internalError(w, r, err)
-	default:
+	case next != nil:
 		next()
 	}
 }

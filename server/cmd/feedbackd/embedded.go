@@ -13,6 +13,8 @@ import (
 	"github.com/feedbackhq/feedback/server/auth"
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/idp"
+	"github.com/feedbackhq/feedback/server/idp/oidcfed"
+	"github.com/feedbackhq/feedback/server/idp/samlfed"
 	"github.com/feedbackhq/feedback/server/secret"
 )
 
@@ -27,7 +29,8 @@ func embeddedProvider(ctx context.Context, store server.Store, keys *secret.Keyr
 	clientSecret := base64.RawURLEncoding.EncodeToString(keys.Derive("embedded-idp-dashboard-client"))
 	p, err := idp.New(ctx, idp.Config{Issuer: base + "/idp", Store: store, Keys: keys, Insecure: strings.HasPrefix(base, "http://"), Logger: log,
 		Clients: []idp.Client{{ID: dashboardClient, Secret: clientSecret, RedirectURIs: []string{base + "/auth/callback"},
-			PostLogoutRedirectURIs: []string{base + "/auth/signed-out"}}}})
+			PostLogoutRedirectURIs: []string{base + "/auth/signed-out"}}},
+		Federators: []func(idp.Host) idp.Federator{oidcfed.New, samlfed.New}})
 	return p, clientSecret, err
 }
 
