@@ -142,7 +142,8 @@ type IdPSignInStore interface {
 // Access tokens are stored by id (their bearer value is sealed, not
 // stored), refresh tokens by the hash of their value.
 type IdPTokenStore interface {
-	// CreateIdPAccessToken stores t, created at now.
+	// CreateIdPAccessToken stores t, created at now. Returns
+	// feedback.ENotFound when its account does not exist.
 	CreateIdPAccessToken(ctx context.Context, t *IdPAccessToken, now time.Time) error
 	// CreateIdPTokens stores the refresh token r and the access token t
 	// issued with it (t.RefreshTokenID is r.ID), created at now, in one
@@ -150,7 +151,8 @@ type IdPTokenStore interface {
 	// replace, it first deletes that token, live at now, and the access
 	// tokens issued with it; when it is not live (unknown, expired, or
 	// spent by a concurrent rotation, which wins) it stores nothing and
-	// returns feedback.ENotFound.
+	// returns feedback.ENotFound; so it does when the account does not
+	// exist.
 	CreateIdPTokens(ctx context.Context, spend []byte, r *IdPRefreshToken, t *IdPAccessToken, now time.Time) error
 	// IdPAccessToken returns the access token id, live at now. Returns
 	// feedback.ENotFound.
@@ -220,7 +222,8 @@ type IdPFederationStore interface {
 	// CreateIdPFederation stores f with its domains, created at
 	// f.CreatedAt, in one transaction, with a new UUIDv7 id (of
 	// f.CreatedAt) unless f.ID is set. Returns feedback.EConflict when a
-	// domain belongs to another federation (or the id is taken).
+	// domain belongs to another federation (or the id is taken), and
+	// feedback.EValidation when f.ID is set but not a UUID.
 	CreateIdPFederation(ctx context.Context, f *IdPFederation) error
 	// IdPFederations returns every federation, oldest first, each with
 	// its domains in order.

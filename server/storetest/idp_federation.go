@@ -50,6 +50,9 @@ func testIdPFederation(t *testing.T, f *fixture) {
 		}
 	}
 
+	bad := &server.IdPFederation{ID: "acme", Name: "Bad", Kind: "oidc", Issuer: "https://bad.example", ClientID: "c",
+		ClientSecret: []byte("s"), Domains: []string{"bad.example"}, CreatedAt: f.clock.Now()}
+	wantCode(t, f.s.CreateIdPFederation(f.ctx(), bad), feedback.EValidation)
 	taken := &server.IdPFederation{Name: "Other", Kind: "oidc", Issuer: "https://other.example", ClientID: "c",
 		ClientSecret: []byte("s"), Domains: []string{"other.example", "acme.org"}, CreatedAt: f.clock.Now()}
 	wantCode(t, f.s.CreateIdPFederation(f.ctx(), taken), feedback.EConflict)

@@ -175,6 +175,12 @@ func testIdPTokens(t *testing.T, f *fixture) {
 	f.must(err)
 	wantEqual(t, "an access token without refresh token", alone, got)
 
+	for _, account := range []string{feedback.NewID(), "ann"} {
+		r, a := f.idpTokens(account, "s9")
+		wantCode(t, f.s.CreateIdPTokens(f.ctx(), nil, r, a, f.clock.Now()), feedback.ENotFound)
+		wantCode(t, f.s.CreateIdPAccessToken(f.ctx(), a, f.clock.Now()), feedback.ENotFound)
+	}
+
 	// Rotation: the new pair replaces the old refresh token and its access token.
 	r2, a2 := f.idpTokens(ann.ID, "s1")
 	r2.ID, r2.Hash, a2.ID, a2.RefreshTokenID = "r-next", []byte("h-next"), "a-next", "r-next"
