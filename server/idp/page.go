@@ -139,20 +139,27 @@ func (p *Provider) routes(o http.Handler) http.Handler {
 	}
 	for _, fr := range p.federators {
 		for _, rt := range fr.Routes() {
-			switch {
-			case rt.Page && !rt.CrossSite:
-				pg.Handle(rt.Pattern, rt.Handler)
-				mux.Handle(patternPath(rt.Pattern), pages)
-			case rt.Page:
-				mux.Handle(rt.Pattern, pageHeaders(rt.Handler))
-			default:
-				mux.Handle(rt.Pattern, rt.Handler)
-			}
+			handleRoute(mux, pg, pages, rt)
 		}
 	}
 	mux.Handle("GET "+discoveryPath, discovery(o))
 	mux.Handle("/", o)
 	return http.StripPrefix(p.prefix, mux)
+}
+
+// handleRoute serves a federator's route rt on mux: a page among the
+// pages of pg, which pages serves; a page that other sites post to with
+// the pages' headers only; any other directly.
+func handleRoute(mux, pg *http.ServeMux, pages http.Handler, rt Route) {
+	switch {
+	case rt.Page && !rt.CrossSite:
+		pg.Handle(rt.Pattern, rt.Handler)
+		mux.Handle(patternPath(rt.Pattern), pages)
+	case rt.Page:
+		mux.Handle(rt.Pattern, pageHeaders(rt.Handler))
+	default:
+		mux.Handle(rt.Pattern, rt.Handler)
+	}
 }
 
 // patternPath returns the path of a ServeMux pattern "METHOD /path".
