@@ -129,6 +129,7 @@ var ErrExpired = errNotFound
 // signing someone in (OAuth's error parameter, e.g. access_denied).
 type Refusal struct{ Code string }
 
+// Error says what the upstream answered.
 func (e *Refusal) Error() string { return "idp: the upstream answered " + e.Code }
 
 // Bound reports whether the browser of r holds the cookie that binds
