@@ -20,6 +20,15 @@ func (db *DB) Remigrate(ctx context.Context) error {
 	})
 }
 
+// MigrateTo applies the migrations up to version only, for tests of what
+// a later one does to the rows an older schema held.
+func (db *DB) MigrateTo(ctx context.Context, version int64) error {
+	return db.migrate(func(p *goose.Provider) error {
+		_, err := p.UpTo(ctx, version)
+		return err
+	})
+}
+
 // Writer returns the writer connection, for statements the store does
 // not make.
 func (db *DB) Writer() *sql.DB { return db.writer }
