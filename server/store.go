@@ -28,6 +28,7 @@ type Store interface {
 	EventStore
 	KioskStore
 	AuthStore
+	IdPStore
 
 	// Limiter returns the rate limiter that matches the store: one budget
 	// shared by every instance on PostgreSQL, in-process on SQLite.

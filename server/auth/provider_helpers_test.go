@@ -16,7 +16,6 @@ import (
 
 	"github.com/feedbackhq/feedback/server/auth"
 	"github.com/feedbackhq/feedback/server/idp"
-	"github.com/feedbackhq/feedback/server/sqlstore"
 )
 
 // tokenLog is the relying party's transport to the provider: it records
@@ -174,7 +173,7 @@ type embedded struct {
 func newEmbeddedRig(t *testing.T, open opener, mods ...func(*setup)) *rig {
 	r, hs := startRig(t, open)
 	r.Issuer = r.URL + "/idp"
-	p, err := idp.New(context.Background(), idp.Config{Issuer: r.Issuer, DB: r.Store.(interface{ SQL() sqlstore.DB }).SQL(),
+	p, err := idp.New(context.Background(), idp.Config{Issuer: r.Issuer, Store: r.Store,
 		Keys: r.Keys, Now: r.Clock.Now, Logger: slog.New(slog.NewTextHandler(r.Log, nil)),
 		Clients: []idp.Client{{ID: clientID, Secret: clientSecret, RedirectURIs: []string{r.URL + "/auth/callback"},
 			PostLogoutRedirectURIs: []string{r.URL + "/auth/signed-out"}}}})

@@ -4,46 +4,26 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/secret"
-	"github.com/feedbackhq/feedback/server/sqlstore"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
-
-// account is a row of idp_accounts.
-type account struct {
-	id, email    string
-	passwordHash string // "" until set
-	totpSecret   []byte // sealed; nil without TOTP
-}
-
-const accountColumns = `id, email, password_hash, totp_secret`
-
-func scanAccount(row sqlstore.Row) (*account, error) {
-	a := &account{}
-	if err := row.Scan(&a.id, &a.email, sqlstore.OptString{S: &a.passwordHash}, &a.totpSecret); err != nil {
-		return nil, orNotFound(err)
-	}
-	return a, nil
-}
 
 // normalizeEmail returns the form in which addresses are stored and
 // compared: trimmed, in lower case.
 func normalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
 // accountByEmail returns the account of email, or errNotFound.
-func (p *Provider) accountByEmail(ctx context.Context, email string) (*account, error) {
-	return scanAccount(p.cfg.DB.QueryRow(ctx, `SELECT `+accountColumns+` FROM idp_accounts WHERE email = $1`,
-		normalizeEmail(email)))
+func (p *Provider) accountByEmail(ctx context.Context, email string) (*server.IdPAccount, error) {
+	a, err := p.cfg.Store.IdPAccountByEmail(ctx, normalizeEmail(email))
+	return a, orNotFound(err)
 }
 
 // accountByID returns the account id, or errNotFound.
-func (p *Provider) accountByID(ctx context.Context, id string) (*account, error) {
-	if _, ok := feedback.ParseUUID(id); !ok {
-		return nil, errNotFound
-	}
-	return scanAccount(p.cfg.DB.QueryRow(ctx, `SELECT `+accountColumns+` FROM idp_accounts WHERE id = $1`, id))
+func (p *Provider) accountByID(ctx context.Context, id string) (*server.IdPAccount, error) {
+	a, err := p.cfg.Store.IdPAccount(ctx, id)
+	return a, orNotFound(err)
 }
 
 // errNoAccount is what the account methods return for an unknown email.
@@ -62,24 +42,7 @@ func (p *Provider) CreateAccount(ctx context.Context, email string) (setPassword
 	}
 	token, hash := secret.NewToken(linkPrefix)
 	now := p.now()
-	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		_, err := tx.Exec(ctx, `INSERT INTO idp_accounts (id, email, totp_last_step, created_at) VALUES ($1, $2, 0, $3)
-			ON CONFLICT (email) DO NOTHING`, feedback.NewIDAt(now), email, now)
-		if err != nil {
-			return err
-		}
-		var id string
-		if err := tx.QueryRow(ctx, `SELECT id FROM idp_accounts WHERE email = $1`, email).Scan(&id); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM idp_password_links WHERE account_id = $1 AND used_at IS NULL`, id); err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO idp_password_links (hash, account_id, created_at, expires_at)
-			VALUES ($1, $2, $3, $4)`, hash, id, now, now.Add(linkTTL))
-		return err
-	})
-	if err != nil {
+	if _, err := p.cfg.Store.CreateIdPPasswordLink(ctx, email, hash, now, now.Add(linkTTL)); err != nil {
 		return "", err
 	}
 	return strings.TrimSuffix(p.cfg.Issuer, "/") + passwordPath + "?token=" + token, nil
@@ -97,26 +60,14 @@ func (p *Provider) SetPassword(ctx context.Context, email, password string) (err
 	if err != nil {
 		return err
 	}
-	if msg := passwordProblem(a.email, password); msg != "" {
+	if msg := passwordProblem(a.Email, password); msg != "" {
 		return feedback.Errorf(feedback.EValidation, "%s", msg)
 	}
 	hash, err := hashPassword(ctx, password)
 	if err != nil {
 		return err
 	}
-	return p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		return setPassword(ctx, tx, a.id, hash, p.now())
-	})
-}
-
-// setPassword stores an account's password hash and revokes its tokens.
-func setPassword(ctx context.Context, tx sqlstore.Conn, accountID, hash string, now time.Time) error {
-	_, err := tx.Exec(ctx, `UPDATE idp_accounts SET password_hash = $2, password_set_at = $3 WHERE id = $1`,
-		accountID, hash, now)
-	if err != nil {
-		return err
-	}
-	return deleteTokens(ctx, tx, "account_id = $1", accountID)
+	return p.cfg.Store.SetIdPPassword(ctx, a.ID, hash, p.now())
 }
 
 // EnrolTOTP gives the account of email a new TOTP secret, replacing any
@@ -132,13 +83,10 @@ func (p *Provider) EnrolTOTP(ctx context.Context, email string) (otpauthURL stri
 		return "", "", err
 	}
 	secret = newTOTPSecret()
-	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		return p.storeTOTP(ctx, tx, a.id, secret, 0)
-	})
-	if err != nil {
+	if err := p.cfg.Store.SetIdPTOTP(ctx, a.ID, p.sealTOTP(a.ID, secret), 0, p.now()); err != nil {
 		return "", "", err
 	}
-	return keyURI(a.email, secret), secret, nil
+	return keyURI(a.Email, secret), secret, nil
 }
 
 // RequireMFA turns the organisation-wide second factor on or off. While
@@ -146,13 +94,11 @@ func (p *Provider) EnrolTOTP(ctx context.Context, email string) (otpauthURL stri
 // through a set-password link ([Provider.CreateAccount]).
 func (p *Provider) RequireMFA(ctx context.Context, required bool) (err error) {
 	defer wrap(&err, "RequireMFA")
-	_, err = p.cfg.DB.Exec(ctx, `UPDATE idp_settings SET mfa_required = $1 WHERE id = 1`, required)
-	return err
+	return p.cfg.Store.SetIdPMFARequired(ctx, required)
 }
 
 // mfaRequired reports whether the organisation requires a second factor.
 func (p *Provider) mfaRequired(ctx context.Context) (required bool, err error) {
 	defer wrap(&err, "mfaRequired")
-	err = p.cfg.DB.QueryRow(ctx, `SELECT mfa_required FROM idp_settings WHERE id = 1`).Scan(&required)
-	return required, err
+	return p.cfg.Store.IdPMFARequired(ctx)
 }

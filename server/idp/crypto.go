@@ -1,6 +1,7 @@
 package idp
 
 import (
+	"crypto/rand"
 	"encoding/base64"
 
 	"github.com/zitadel/oidc/v3/pkg/op"
@@ -32,4 +33,11 @@ func (c sealer) Decrypt(s string) (string, error) {
 	}
 	plain, err := c.keys.Open(b, opaqueAAD)
 	return string(plain), err
+}
+
+// newID returns a random identifier of 128 bits, URL-safe.
+func newID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // never fails (Go >= 1.24)
+	return base64.RawURLEncoding.EncodeToString(b)
 }

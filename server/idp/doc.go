@@ -2,35 +2,31 @@
 // configured, feedbackd serves its own, so that the dashboard always signs
 // in through OpenID Connect.
 //
-// The protocol is github.com/zitadel/oidc/v3/pkg/op; this package gives it
-// storage in the service's database (tables idp_*, migration 00006) and
-// the pages a person sees: the login page (email and password, then a
-// one-time code when the account has TOTP, or the organisation or the
-// client requires a second factor) and the set-password page that
-// [Provider.CreateAccount] links to.
+// The protocol is github.com/zitadel/oidc/v3/pkg/op; this package adapts
+// op's Storage to [server.IdPStore], the part of the service's store
+// contract that keeps the provider's rows (tables idp_*, migration 00006;
+// the SQL is in server/sqlstore, and server/storetest checks it on both
+// databases), and keeps the protocol's decisions to itself: lifetimes,
+// signing keys and their rotation, argon2id and TOTP, the throttling
+// policy, and the pages a person sees: the login page (email and
+// password, then a one-time code when the account has TOTP, or the
+// organisation or the client requires a second factor) and the
+// set-password page that [Provider.CreateAccount] links to.
 //
-// An organisation may sign in through its own OpenID provider instead: a
-// [Federation] (tables idp_federation*, migration 00007) names its
-// issuer, our client registration there, and the email domains it serves.
-// The login page offers a "Sign in with" button per federation, and sends
-// an email of a federated domain there (refusing its password); the
-// provider is then a relying party of the upstream (authorization code,
-// PKCE S256, state and nonce), and its callback verifies the upstream ID
-// token, requires a verified address of the federation's domains, makes
-// the account on a first sign-in (without a password), and completes the
-// sign-in with amr ["fed"], after the upstream's amr when the federation
-// is trusted for MFA: only then can it pass a required second factor.
-//
-// A federation may instead be an organisation's SAML 2.0 IdP
-// ([Provider.AddSAMLFederation], migration 00008, kind "saml"), given by
-// its metadata. The provider is then its service provider (entity ID and
-// metadata at /saml/metadata): it sends an AuthnRequest (HTTP-Redirect
-// binding) and verifies, with github.com/russellhaering/gosaml2, the
-// signed response that the IdP posts to /saml/acs: the signature against
-// the metadata's certificates, issuer, destination, InResponseTo, audience
-// and validity (2 minutes' skew). The email comes from an emailAddress
-// NameID or a mail/email attribute; a trusted IdP's AuthnContextClassRef
-// of a second factor (e.g. TimeSyncToken) adds amr "mfa".
+// An organisation may sign in through its own identity provider instead:
+// a [Federation] (tables idp_federation*, migrations 00007 and 00008)
+// names the email domains it serves. The login page offers a "Sign in
+// with" button per federation, and sends an email of a federated domain
+// there (refusing its password). The protocols live in their own
+// packages, each a [Federator] that [Config].Federators adds and that
+// knows the provider only as a [Host]: server/idp/oidcfed for an
+// organisation's OpenID provider (the provider is its relying party) and
+// server/idp/samlfed for a SAML 2.0 IdP (the provider is its service
+// provider). The provider finishes every federated sign-in itself: it
+// requires an address of the federation's domains, makes the account on
+// a first sign-in (without a password), and completes the sign-in with
+// amr ["fed"], after the upstream's methods when the federation is
+// trusted for MFA: only then can it pass a required second factor.
 //
 // What it serves, under the issuer's path:
 //
@@ -42,8 +38,8 @@
 //	/end_session                        RP-initiated logout
 //	/keys                               the JWKS
 //	/login, /password, /signed-out      the pages
-//	/federation/callback                where federations' providers return
-//	/saml/metadata, /saml/acs           the SAML service provider
+//	/federation/callback                where OpenID federations return (oidcfed)
+//	/saml/metadata, /saml/acs           the SAML service provider (samlfed)
 //
 // Security choices:
 //
@@ -75,19 +71,13 @@
 //     codes are sealed with the keyring, so every instance opens them.
 //   - The pages post only to themselves, under [net/http.CrossOriginProtection],
 //     put no request text in attributes, and are never cached or framed.
-//   - A federated sign-in's state is stored as a hash with its sign-in,
-//     with the PKCE verifier sealed, for 10 minutes and one use; it is
-//     also set in an HttpOnly cookie of the callback's path, so that a
-//     callback counts only in the browser that started it. Federations'
-//     client secrets are sealed with the keyring. An upstream speaks
-//     only for its own domains: an address of another domain is refused
-//     even when the upstream says it is verified.
-//   - A SAML sign-in's RelayState is stored as a hash with its sign-in
-//     and the AuthnRequest's ID, for 10 minutes and one use, and set in an
-//     HttpOnly cookie of the ACS's path (SameSite=None over https, as the
-//     IdP posts from its own site); the ACS is outside the cross-origin
-//     protection of the pages. Each accepted assertion's ID is kept until
-//     it expires, so that an assertion counts once.
+//   - A federated sign-in's state (or SAML RelayState) is stored as a
+//     hash with its sign-in, for 10 minutes and one use, and set in an
+//     HttpOnly cookie that only the callback (or ACS) reads, so that it
+//     counts only in the browser that started it (see oidcfed and
+//     samlfed). Federations' client secrets are sealed with the keyring.
+//     An upstream speaks only for its own domains: an address of another
+//     domain is refused even when the upstream says it is verified.
 //   - The provider keeps no browser session: every authorization shows
 //     the login page, prompt=none is refused, and a logout (end_session)
 //     revokes the tokens of the one sign-in that its id_token_hint names

@@ -6,7 +6,6 @@ import (
 	"net/http"
 
 	"github.com/feedbackhq/feedback/server/secret"
-	"github.com/feedbackhq/feedback/server/sqlstore"
 )
 
 // enrolment is a TOTP enrolment that a spent set-password link started:
@@ -23,7 +22,8 @@ func newEnrolment() *enrolment {
 	return &enrolment{ticket: t, hash: h, secret: newTOTPSecret()}
 }
 
-// pendingEnrolment is an enrolment as the database holds it.
+// pendingEnrolment is an enrolment as the store holds it, its secret
+// opened.
 type pendingEnrolment struct {
 	accountID, email, secret string
 }
@@ -34,18 +34,12 @@ func (p *Provider) enrolmentOf(ctx context.Context, ticket string) (_ *pendingEn
 	if !secret.ValidToken(enrolPrefix, ticket) {
 		return nil, errNotFound
 	}
-	e := &pendingEnrolment{}
-	var sealed []byte
-	err = p.cfg.DB.QueryRow(ctx, `SELECT a.id, a.email, l.enrol_secret FROM idp_password_links l
-		JOIN idp_accounts a ON a.id = l.account_id
-		WHERE l.enrol_hash = $1 AND l.enrol_expires_at > $2`, secret.Hash(ticket), p.now()).
-		Scan(&e.accountID, &e.email, &sealed)
+	e, err := p.cfg.Store.IdPEnrolment(ctx, secret.Hash(ticket), p.now())
 	if err != nil {
 		return nil, orNotFound(err)
 	}
-	plain, err := p.cfg.Keys.Open(sealed, totpAAD(e.accountID))
-	e.secret = string(plain)
-	return e, err
+	plain, err := p.cfg.Keys.Open(e.Secret, totpAAD(e.AccountID))
+	return &pendingEnrolment{accountID: e.AccountID, email: e.Email, secret: string(plain)}, err
 }
 
 // enrolForm writes the enrolment page of e, with msg as its error.
@@ -81,17 +75,8 @@ func (p *Provider) finishEnrol(w http.ResponseWriter, r *http.Request) {
 		p.internalError(w, r, err)
 		return
 	}
-	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		n, err := tx.Exec(ctx, `UPDATE idp_password_links SET enrol_hash = NULL, enrol_secret = NULL, enrol_expires_at = NULL
-			WHERE enrol_hash = $1 AND enrol_expires_at > $2`, secret.Hash(ticket), p.now())
-		if err == nil && n == 0 {
-			return errNotFound
-		}
-		if err != nil {
-			return err
-		}
-		return p.storeTOTP(ctx, tx, pe.accountID, pe.secret, step)
-	})
+	err = orNotFound(p.cfg.Store.FinishIdPEnrolment(ctx, secret.Hash(ticket), p.sealTOTP(pe.accountID, pe.secret),
+		step, p.now()))
 	switch {
 	case errors.Is(err, errNotFound):
 		p.linkGone(w)
@@ -108,9 +93,7 @@ func (p *Provider) finishEnrol(w http.ResponseWriter, r *http.Request) {
 func (p *Provider) retryEnrol(w http.ResponseWriter, r *http.Request, old string, pe *pendingEnrolment) {
 	e := newEnrolment()
 	e.secret = pe.secret
-	_, err := p.cfg.DB.Exec(r.Context(), `UPDATE idp_password_links SET enrol_hash = $2 WHERE enrol_hash = $1`,
-		secret.Hash(old), e.hash)
-	if err != nil {
+	if err := p.cfg.Store.RenewIdPEnrolment(r.Context(), secret.Hash(old), e.hash); err != nil {
 		p.internalError(w, r, err)
 		return
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/zitadel/oidc/v3/pkg/op"
 	"golang.org/x/text/language"
 
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/secret"
-	"github.com/feedbackhq/feedback/server/sqlstore"
 )
 
 // Lifetimes.
@@ -36,8 +36,9 @@ type Config struct {
 	// Issuer is the provider's URL, e.g. "http://localhost:8080/idp": the
 	// provider is mounted under this path prefix.
 	Issuer string
-	// DB is the service's database, migrated (tables idp_*).
-	DB sqlstore.DB
+	// Store keeps what the provider stores: the service's store
+	// (server.Store includes server.IdPStore).
+	Store server.IdPStore
 	// Keys seals secrets at rest: signing private keys, TOTP secrets, and
 	// the bearer values of codes and access tokens.
 	Keys *secret.Keyring
@@ -51,8 +52,13 @@ type Config struct {
 	// and http issuers of federations.
 	Insecure bool
 	// HTTPClient reaches the providers of federations (discovery, keys,
-	// token, userinfo); nil means a client with a 10-second timeout.
+	// token, userinfo, metadata); nil means a client with a 10-second
+	// timeout.
 	HTTPClient *http.Client
+	// Federators make the provider's federators, one per kind of
+	// federation it signs in through (oidcfed.New, samlfed.New); without
+	// them, it signs in only with passwords.
+	Federators []func(Host) Federator
 }
 
 // Client is a registered relying party: a confidential client of the
@@ -69,14 +75,14 @@ type Client struct {
 // concurrent use, and several Providers (one per instance of the service)
 // may share a database.
 type Provider struct {
-	cfg       Config
-	prefix    string // the issuer's path without its trailing slash: "" or "/idp"
-	log       *slog.Logger
-	clients   map[string]*client
-	signing   *keyStore
-	handler   http.Handler
-	lastPurge atomic.Int64 // Unix microseconds of the clock at the last purge
-	ups       upstreams    // federations' providers, discovered
+	cfg        Config
+	prefix     string // the issuer's path without its trailing slash: "" or "/idp"
+	log        *slog.Logger
+	clients    map[string]*client
+	signing    *keyStore
+	handler    http.Handler
+	lastPurge  atomic.Int64         // Unix microseconds of the clock at the last purge
+	federators map[string]Federator // by kind
 }
 
 // New returns a provider for cfg. It makes the first signing key when
@@ -88,6 +94,11 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	}
 	p := &Provider{cfg: cfg, prefix: strings.TrimSuffix(u.Path, "/"), log: cfg.Logger}
 	p.clients = newClients(cfg.Clients, p.prefix)
+	p.federators = map[string]Federator{}
+	for _, newFederator := range cfg.Federators {
+		fr := newFederator(host{p})
+		p.federators[fr.Kind()] = fr
+	}
 	p.signing = &keyStore{p: p}
 	if _, err := p.signing.current(ctx); err != nil {
 		return nil, err
@@ -118,8 +129,8 @@ func checkConfig(cfg *Config) (*url.URL, error) {
 		return nil, fmt.Errorf("idp: the issuer %q is not an absolute URL without query", cfg.Issuer)
 	case u.Scheme != "https" && !(cfg.Insecure && u.Scheme == "http"):
 		return nil, fmt.Errorf("idp: the issuer %q must be https (or http with Insecure)", cfg.Issuer)
-	case cfg.DB == nil || cfg.Keys == nil:
-		return nil, errors.New("idp: DB and Keys are required")
+	case cfg.Store == nil || cfg.Keys == nil:
+		return nil, errors.New("idp: Store and Keys are required")
 	}
 	for _, c := range cfg.Clients {
 		if c.ID == "" || c.Secret == "" || len(c.RedirectURIs) == 0 {
@@ -156,6 +167,9 @@ func (p *Provider) opOptions() []op.Option {
 // request's RemoteAddr: behind a proxy, set it to the client's address
 // before this handler.
 func (p *Provider) Handler() http.Handler { return p.handler }
+
+// Issuer returns the provider's issuer URL.
+func (p *Provider) Issuer() string { return p.cfg.Issuer }
 
 // now returns the clock's time as the database keeps it.
 func (p *Provider) now() time.Time {

@@ -16,7 +16,8 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
-	"github.com/feedbackhq/feedback/server/sqlstore"
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // keyRecheck is how long an instance signs with the key it read before
@@ -91,14 +92,12 @@ func (ks *keyStore) current(ctx context.Context) (_ *signingKey, err error) {
 
 // newest reads the newest key, or errNotFound.
 func (ks *keyStore) newest(ctx context.Context) (*signingKey, error) {
-	k := &signingKey{}
-	var sealed []byte
-	err := ks.p.cfg.DB.QueryRow(ctx, `SELECT generation, kid, private_key, created_at FROM idp_signing_keys
-		ORDER BY generation DESC LIMIT 1`).Scan(&k.generation, &k.kid, &sealed, at(&k.createdAt))
+	row, err := ks.p.cfg.Store.NewestIdPSigningKey(ctx)
 	if err != nil {
 		return nil, orNotFound(err)
 	}
-	der, err := ks.p.cfg.Keys.Open(sealed, keyAAD(k.kid))
+	k := &signingKey{generation: row.Generation, kid: row.KID, createdAt: row.CreatedAt}
+	der, err := ks.p.cfg.Keys.Open(row.PrivateKey, keyAAD(k.kid))
 	if err != nil {
 		return nil, err
 	}
@@ -123,9 +122,9 @@ func (ks *keyStore) rotate(ctx context.Context, prev *signingKey, now time.Time)
 	if err != nil {
 		return nil, err
 	}
-	_, err = ks.p.cfg.DB.Exec(ctx, `INSERT INTO idp_signing_keys (generation, kid, algorithm, public_key, private_key, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6)`, k.generation, k.kid, string(jose.ES256), pub, ks.p.cfg.Keys.Seal(der, keyAAD(k.kid)), now)
-	if errors.Is(err, sqlstore.ErrUnique) {
+	err = ks.p.cfg.Store.CreateIdPSigningKey(ctx, &server.IdPSigningKey{Generation: k.generation, KID: k.kid,
+		Algorithm: string(jose.ES256), PublicKey: pub, PrivateKey: ks.p.cfg.Keys.Seal(der, keyAAD(k.kid)), CreatedAt: now})
+	if feedback.ErrorCode(err) == feedback.EConflict {
 		return ks.newest(ctx)
 	}
 	if err == nil {
@@ -162,28 +161,23 @@ func (ks *keyStore) publicKeys(ctx context.Context) (_ []op.Key, err error) {
 		return nil, err
 	}
 	defer wrap(&err, "public keys")
-	rows, err := ks.p.cfg.DB.Query(ctx, `SELECT kid, public_key, created_at FROM idp_signing_keys ORDER BY generation DESC`)
+	rows, err := ks.p.cfg.Store.IdPSigningKeys(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
 	var keys []op.Key
-	now, successor := ks.p.now(), time.Time{}
-	for rows.Next() {
-		if len(keys) > 0 && !now.Before(successor.Add(keyPublishFor)) {
+	now := ks.p.now()
+	for i, row := range rows {
+		if i > 0 && !now.Before(rows[i-1].CreatedAt.Add(keyPublishFor)) {
 			break // retired for good, and so are the older ones
 		}
-		var k publicKey
-		var der []byte
-		if err := rows.Scan(&k.kid, &der, at(&successor)); err != nil {
-			return nil, err
-		}
-		if k.key, err = parsePublic(der); err != nil {
+		k := publicKey{kid: row.KID}
+		if k.key, err = parsePublic(row.PublicKey); err != nil {
 			return nil, err
 		}
 		keys = append(keys, k)
 	}
-	return keys, rows.Err()
+	return keys, nil
 }
 
 func parsePublic(der []byte) (*ecdsa.PublicKey, error) {

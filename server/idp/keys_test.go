@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/feedbackhq/feedback/server/idp/internal/idptest"
+
 	"github.com/coreos/go-oidc/v3/oidc"
 
 	"github.com/feedbackhq/feedback/server/idp"
@@ -43,10 +45,10 @@ func kids(t *testing.T, body []byte) []string {
 }
 
 // jwks returns the key ids the provider publishes.
-func (e *env) jwks() []string {
-	e.t.Helper()
-	p := get(e.t, e.srv.Client(), e.issuer+"/keys")
-	return kids(e.t, []byte(p.body))
+func jwks(e *idptest.Env) []string {
+	e.T.Helper()
+	p := idptest.Get(e.T, e.Srv.Client(), e.Issuer+"/keys")
+	return kids(e.T, []byte(p.Body))
 }
 
 // kid returns the key id in the header of a JWT.
@@ -67,64 +69,64 @@ func kid(t *testing.T, jwt string) string {
 
 // verifies reports whether an ID token verifies against the JWKS as it is
 // now (a key set that has cached nothing).
-func (e *env) verifies(raw string) bool {
-	ctx := oidc.ClientContext(context.Background(), e.srv.Client())
-	keys := oidc.NewRemoteKeySet(ctx, e.issuer+"/keys")
-	v := oidc.NewVerifier(e.issuer, keys, &oidc.Config{ClientID: clientID, SupportedSigningAlgs: []string{oidc.ES256}})
+func verifies(e *idptest.Env, raw string) bool {
+	ctx := oidc.ClientContext(context.Background(), e.Srv.Client())
+	keys := oidc.NewRemoteKeySet(ctx, e.Issuer+"/keys")
+	v := oidc.NewVerifier(e.Issuer, keys, &oidc.Config{ClientID: idptest.ClientID, SupportedSigningAlgs: []string{oidc.ES256}})
 	_, err := v.Verify(ctx, raw)
 	return err == nil
 }
 
 func TestKeyRotation(t *testing.T) {
-	eachStore(t, func(t *testing.T, db *database) {
-		e := newEnv(t, db, 1)
-		e.account(email, password)
-		old := e.signIn(e.rp(), email, password)
-		first := e.jwks()
-		if len(first) != 1 || kid(t, old.raw) != first[0] {
-			t.Fatalf("JWKS %v, token kid %s: want the one key", first, kid(t, old.raw))
+	idptest.EachStore(t, func(t *testing.T, db *idptest.Database) {
+		e := idptest.NewEnv(t, db, 1)
+		e.Account(email, password)
+		old := e.SignIn(e.RP(), email, password)
+		first := jwks(e)
+		if len(first) != 1 || kid(t, old.Raw) != first[0] {
+			t.Fatalf("JWKS %v, token kid %s: want the one key", first, kid(t, old.Raw))
 		}
 
-		e.clock.Add(31 * day)
-		both := e.jwks()
+		e.Clock.Add(31 * day)
+		both := jwks(e)
 		if len(both) != 2 || both[1] != first[0] {
 			t.Fatalf("JWKS after 31 days: %v, want a new key then %s", both, first[0])
 		}
-		s := e.signIn(e.rp(), email, password)
-		if kid(t, s.raw) != both[0] {
-			t.Errorf("a new token is signed with %s, want the new key %s", kid(t, s.raw), both[0])
+		s := e.SignIn(e.RP(), email, password)
+		if kid(t, s.Raw) != both[0] {
+			t.Errorf("a new token is signed with %s, want the new key %s", kid(t, s.Raw), both[0])
 		}
-		e.clock.Add(7*day - time.Minute)
-		if !e.verifies(old.raw) || !e.verifies(s.raw) {
+		e.Clock.Add(7*day - time.Minute)
+		if !verifies(e, old.Raw) || !verifies(e, s.Raw) {
 			t.Error("the old or the new token does not verify within 7 days of the rotation")
 		}
 
-		e.clock.Add(2 * time.Minute)
-		if got := e.jwks(); !slices.Equal(got, both[:1]) {
+		e.Clock.Add(2 * time.Minute)
+		if got := jwks(e); !slices.Equal(got, both[:1]) {
 			t.Errorf("JWKS 7 days after the rotation: %v, want %v", got, both[:1])
 		}
-		if e.verifies(old.raw) || !e.verifies(s.raw) {
+		if verifies(e, old.Raw) || !verifies(e, s.Raw) {
 			t.Error("after 7 days, want the old token refused and the new one verified")
 		}
 	})
 }
 
 func TestInstancesRotateOnce(t *testing.T) {
-	eachStore(t, func(t *testing.T, db *database) {
-		e := newEnv(t, db, 0)
+	idptest.EachStore(t, func(t *testing.T, db *idptest.Database) {
+		e := idptest.NewEnv(t, db, 0)
 		ps := make([]*idp.Provider, 4)
-		e.concurrently(len(ps), func(i int) error {
+		concurrently(e, len(ps), func(i int) error {
 			var err error
-			ps[i], err = e.open(t)
+			ps[i], err = e.Open(t)
 			return err
 		})
-		e.setInstances(ps)
-		if got := e.jwks(); len(got) != 1 {
+		e.SetInstances(ps)
+		if got := jwks(e); len(got) != 1 {
 			t.Fatalf("four instances started at once publish %v, want one key", got)
 		}
-		e.clock.Add(31 * day)
+		e.Clock.Add(31 * day)
 		sets := make([][]string, len(ps))
-		e.concurrently(len(ps), func(i int) error {
+		concurrently(e, len(ps), func(i int) error {
 			rec := httptest.NewRecorder()
 			ps[i].Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/idp/keys", nil))
 			sets[i] = kids(t, rec.Body.Bytes())
@@ -139,8 +141,8 @@ func TestInstancesRotateOnce(t *testing.T) {
 }
 
 // concurrently runs fn(0..n-1) at once and fails the test on an error.
-func (e *env) concurrently(n int, fn func(i int) error) {
-	e.t.Helper()
+func concurrently(e *idptest.Env, n int, fn func(i int) error) {
+	e.T.Helper()
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
@@ -149,7 +151,7 @@ func (e *env) concurrently(n int, fn func(i int) error) {
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			e.t.Fatalf("%d: %v", i, err)
+			e.T.Fatalf("%d: %v", i, err)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/feedbackhq/feedback/server"
 )
 
 // codeStepTTL is how long after the password step its one-time code may
@@ -27,7 +29,7 @@ func (p *Provider) handleLoginPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if a.Done() {
-		http.Redirect(w, r, p.callbackURL(a.id), http.StatusSeeOther)
+		http.Redirect(w, r, p.callbackURL(a.ID), http.StatusSeeOther)
 		return
 	}
 	p.loginPage(w, r, http.StatusOK, "")
@@ -116,12 +118,12 @@ func (p *Provider) passwordStep(w http.ResponseWriter, r *http.Request, a *authR
 // its attempt; the failures of the address are forgotten only when the
 // sign-in is complete, so that it does not reset the count of wrong
 // codes.
-func (p *Provider) afterPassword(w http.ResponseWriter, r *http.Request, a *authRequest, acct *account, att *attempt) {
+func (p *Provider) afterPassword(w http.ResponseWriter, r *http.Request, a *authRequest, acct *server.IdPAccount, att *attempt) {
 	ctx := r.Context()
-	if acct.totpSecret != nil {
+	if acct.TOTPSecret != nil {
 		err := p.refund(ctx, att, false)
 		if err == nil {
-			err = p.recordPassword(ctx, a.id, acct.id)
+			err = p.recordPassword(ctx, a.ID, acct.ID)
 		}
 		p.step(w, r, err, func() {
 			p.render(w, http.StatusOK, "code", pageData{Title: "Two-step verification"})
@@ -143,26 +145,26 @@ func (p *Provider) afterPassword(w http.ResponseWriter, r *http.Request, a *auth
 				"Then sign in again.")
 		return
 	}
-	p.finish(w, r, a.id, acct.id, "pwd")
+	p.finish(w, r, a.ID, acct.ID, false, "pwd")
 }
 
 // codeStep checks the one-time code of sign-in a, whose password step
 // passed, and finishes it.
 func (p *Provider) codeStep(w http.ResponseWriter, r *http.Request, a *authRequest) {
-	if a.accountID == "" || a.passwordAt == nil || p.now().Sub(*a.passwordAt) > codeStepTTL {
+	if a.AccountID == "" || a.PasswordAt == nil || p.now().Sub(*a.PasswordAt) > codeStepTTL {
 		p.expired(w)
 		return
 	}
-	acct, err := p.accountByID(r.Context(), a.accountID)
+	acct, err := p.accountByID(r.Context(), a.AccountID)
 	if err != nil && !errors.Is(err, errNotFound) {
 		p.internalError(w, r, err)
 		return
 	}
-	if err != nil || acct.totpSecret == nil {
+	if err != nil || acct.TOTPSecret == nil {
 		p.expired(w)
 		return
 	}
-	att, ok := p.reserve(w, r, signInKeys(r, acct.email))
+	att, ok := p.reserve(w, r, signInKeys(r, acct.Email))
 	if !ok {
 		return
 	}
@@ -178,11 +180,11 @@ func (p *Provider) codeStep(w http.ResponseWriter, r *http.Request, a *authReque
 		p.internalError(w, r, err)
 		return
 	}
-	p.finish(w, r, a.id, acct.id, "pwd", "otp")
+	p.finish(w, r, a.ID, acct.ID, true, "pwd", "otp")
 }
 
 // reserve counts an attempt against keys before its check (see
-// [Provider.reserve]), or writes the 429 page when a key is locked.
+// [Provider.reserveAttempt]), or writes the 429 page when a key is locked.
 func (p *Provider) reserve(w http.ResponseWriter, r *http.Request, keys []throttleKey) (*attempt, bool) {
 	a, err := p.reserveAttempt(r.Context(), keys)
 	var locked errLocked
@@ -205,10 +207,11 @@ func (p *Provider) failed(w http.ResponseWriter, r *http.Request, page, msg stri
 	p.render(w, http.StatusUnauthorized, page, pageData{Title: "Two-step verification", Error: msg})
 }
 
-// finish completes sign-in id of accountID with amr and continues to op's
-// callback, which redirects to the client with the code.
-func (p *Provider) finish(w http.ResponseWriter, r *http.Request, id, accountID string, amr ...string) {
-	p.step(w, r, p.complete(r.Context(), id, accountID, amr), func() {
+// finish completes sign-in id of accountID with amr (with afterPassword,
+// only after its password step) and continues to op's callback, which
+// redirects to the client with the code.
+func (p *Provider) finish(w http.ResponseWriter, r *http.Request, id, accountID string, afterPassword bool, amr ...string) {
+	p.step(w, r, p.complete(r.Context(), id, accountID, afterPassword, amr...), func() {
 		http.Redirect(w, r, p.callbackURL(id), http.StatusSeeOther)
 	})
 }
@@ -221,7 +224,7 @@ func (p *Provider) step(w http.ResponseWriter, r *http.Request, err error, next 
 		p.expired(w)
 	case err != nil:
 		p.internalError(w, r, err)
-	default:
+	case next != nil:
 		next()
 	}
 }
@@ -232,20 +235,20 @@ func (p *Provider) callbackURL(id string) string {
 
 // checkPassword returns the account of email if password is its
 // password, or errNotFound. An unknown email costs the same hash.
-func (p *Provider) checkPassword(ctx context.Context, email, password string) (*account, error) {
+func (p *Provider) checkPassword(ctx context.Context, email, password string) (*server.IdPAccount, error) {
 	a, err := p.accountByEmail(ctx, email)
 	if err != nil && !errors.Is(err, errNotFound) {
 		return nil, err
 	}
 	encoded := dummyHash()
-	if a != nil && a.passwordHash != "" {
-		encoded = a.passwordHash
+	if a != nil && a.PasswordHash != "" {
+		encoded = a.PasswordHash
 	}
 	ok, err := verifyPassword(ctx, encoded, password)
 	switch {
 	case err != nil:
 		return nil, err
-	case !ok || a == nil || a.passwordHash == "":
+	case !ok || a == nil || a.PasswordHash == "":
 		return nil, errNotFound
 	}
 	return a, nil

@@ -6,9 +6,6 @@ import (
 	"encoding/base64"
 
 	"github.com/zitadel/oidc/v3/pkg/op"
-
-	"github.com/feedbackhq/feedback/server/sqlstore"
-	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 var _ op.CanTerminateSessionFromRequest = (*storage)(nil)
@@ -32,40 +29,14 @@ func (s *storage) TerminateSessionFromRequest(ctx context.Context, req *op.EndSe
 	if req.IDTokenHintClaims == nil || req.IDTokenHintClaims.SessionID == "" {
 		return req.RedirectURI, nil
 	}
-	if _, ok := feedback.ParseUUID(req.UserID); !ok {
-		return req.RedirectURI, nil
-	}
-	err := s.db().InTx(ctx, func(tx sqlstore.Conn) error {
-		ids, err := signInsOf(ctx, tx, req.UserID, req.ClientID)
-		for _, id := range ids {
-			if err == nil && sessionID(id) == req.IDTokenHintClaims.SessionID {
-				err = deleteTokens(ctx, tx, "auth_request_id = $1 AND account_id = $2 AND client_id = $3", id, req.UserID, req.ClientID)
-			}
+	ids, err := s.p.cfg.Store.IdPSignIns(ctx, req.UserID, req.ClientID)
+	for _, id := range ids {
+		if err == nil && sessionID(id) == req.IDTokenHintClaims.SessionID {
+			err = s.p.cfg.Store.RevokeIdPSignIn(ctx, id, req.UserID, req.ClientID)
 		}
-		return err
-	})
+	}
 	if err != nil {
 		return "", tokenError(err)
 	}
 	return req.RedirectURI, nil
-}
-
-// signInsOf returns the sign-ins that an account's tokens at a client
-// descend from.
-func signInsOf(ctx context.Context, tx sqlstore.Conn, accountID, clientID string) ([]string, error) {
-	rows, err := tx.Query(ctx, `SELECT auth_request_id FROM idp_refresh_tokens WHERE account_id = $1 AND client_id = $2
-		UNION SELECT auth_request_id FROM idp_access_tokens WHERE account_id = $1 AND client_id = $2`, accountID, clientID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }

@@ -14,7 +14,7 @@ import (
 // its client asked for one (acr_values), or the organisation requires
 // one.
 func (p *Provider) secondFactorRequired(ctx context.Context, a *authRequest) (bool, error) {
-	if a.mfaRequested {
+	if a.MFARequested {
 		return true, nil
 	}
 	return p.mfaRequired(ctx)

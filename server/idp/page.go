@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -118,8 +119,9 @@ func serveStyle(w http.ResponseWriter, r *http.Request) {
 	http.ServeFileFS(w, r, files, "templates/idp.css")
 }
 
-// routes returns the provider's handler: the pages, and op's endpoints
-// for every other path, under the issuer's path.
+// routes returns the provider's handler: the pages, its federators'
+// routes, and op's endpoints for every other path, under the issuer's
+// path.
 func (p *Provider) routes(o http.Handler) http.Handler {
 	pg := http.NewServeMux()
 	pg.HandleFunc("GET "+loginPath, p.handleLoginPage)
@@ -127,22 +129,43 @@ func (p *Provider) routes(o http.Handler) http.Handler {
 	pg.HandleFunc("GET "+passwordPath, p.handlePasswordPage)
 	pg.HandleFunc("POST "+passwordPath, p.handlePassword)
 	pg.HandleFunc("GET "+signedOutPath, p.handleSignedOut)
-	pg.HandleFunc("GET "+federationCallbackPath, p.handleFederationCallback)
 	pg.HandleFunc("GET "+stylePath, serveStyle)
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(p.crossOrigin))
 	pages := pageHeaders(cop.Handler(pg))
 	mux := http.NewServeMux()
-	for _, path := range []string{loginPath, passwordPath, signedOutPath, stylePath, federationCallbackPath} {
+	for _, path := range []string{loginPath, passwordPath, signedOutPath, stylePath} {
 		mux.Handle(path, pages)
 	}
-	mux.Handle("GET "+samlMetadataPath, http.HandlerFunc(p.handleSAMLMetadata))
-	// The IdP posts to the ACS from its own site: no cross-origin
-	// protection there, the RelayState and its cookie bind the response.
-	mux.Handle("POST "+samlACSPath, pageHeaders(http.HandlerFunc(p.handleSAMLACS)))
+	for _, fr := range p.federators {
+		for _, rt := range fr.Routes() {
+			handleRoute(mux, pg, pages, rt)
+		}
+	}
 	mux.Handle("GET "+discoveryPath, discovery(o))
 	mux.Handle("/", o)
 	return http.StripPrefix(p.prefix, mux)
+}
+
+// handleRoute serves a federator's route rt on mux: a page among the
+// pages of pg, which pages serves; a page that other sites post to with
+// the pages' headers only; any other directly.
+func handleRoute(mux, pg *http.ServeMux, pages http.Handler, rt Route) {
+	switch {
+	case rt.Page && !rt.CrossSite:
+		pg.Handle(rt.Pattern, rt.Handler)
+		mux.Handle(patternPath(rt.Pattern), pages)
+	case rt.Page:
+		mux.Handle(rt.Pattern, pageHeaders(rt.Handler))
+	default:
+		mux.Handle(rt.Pattern, rt.Handler)
+	}
+}
+
+// patternPath returns the path of a ServeMux pattern "METHOD /path".
+func patternPath(pattern string) string {
+	_, path, _ := strings.Cut(pattern, " ")
+	return path
 }
 
 // handleSignedOut handles "GET /signed-out", where a logout without a

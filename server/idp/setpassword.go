@@ -5,8 +5,8 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/secret"
-	"github.com/feedbackhq/feedback/server/sqlstore"
 )
 
 // Prefixes of the credentials of set-password links and of the TOTP
@@ -25,15 +25,11 @@ func (p *Provider) link(ctx context.Context, token string) (_ *link, err error) 
 	if !secret.ValidToken(linkPrefix, token) {
 		return nil, errNotFound
 	}
-	l := &link{}
-	err = p.cfg.DB.QueryRow(ctx, `SELECT a.id, a.email FROM idp_password_links l
-		JOIN idp_accounts a ON a.id = l.account_id
-		WHERE l.hash = $1 AND l.used_at IS NULL AND l.expires_at > $2`, secret.Hash(token), p.now()).
-		Scan(&l.accountID, &l.email)
+	a, err := p.cfg.Store.IdPPasswordLink(ctx, secret.Hash(token), p.now())
 	if err != nil {
 		return nil, orNotFound(err)
 	}
-	return l, nil
+	return &link{accountID: a.ID, email: a.Email}, nil
 }
 
 // handlePasswordPage handles "GET /password?token=T": the form of a
@@ -146,20 +142,9 @@ func (p *Provider) afterLink(w http.ResponseWriter, l *link, e *enrolment) {
 func (p *Provider) useLink(ctx context.Context, token, accountID, hash string, e *enrolment) (err error) {
 	defer wrap(&err, "useLink")
 	now := p.now()
-	var enrolHash, enrolSecret, enrolUntil any // NULL without enrolment
+	var en *server.IdPEnrolment
 	if e != nil {
-		enrolHash, enrolSecret, enrolUntil = e.hash, p.cfg.Keys.Seal([]byte(e.secret), totpAAD(accountID)), now.Add(enrolTTL)
+		en = &server.IdPEnrolment{TicketHash: e.hash, Secret: p.sealTOTP(accountID, e.secret), ExpiresAt: now.Add(enrolTTL)}
 	}
-	return p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		n, err := tx.Exec(ctx, `UPDATE idp_password_links SET used_at = $2, enrol_hash = $3, enrol_secret = $4,
-			enrol_expires_at = $5 WHERE hash = $1 AND used_at IS NULL AND expires_at > $2`,
-			secret.Hash(token), now, enrolHash, enrolSecret, enrolUntil)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return errNotFound
-		}
-		return setPassword(ctx, tx, accountID, hash, now)
-	})
+	return orNotFound(p.cfg.Store.UseIdPPasswordLink(ctx, secret.Hash(token), hash, en, now))
 }

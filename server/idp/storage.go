@@ -53,7 +53,7 @@ func (s *storage) SetUserinfoFromScopes(context.Context, *oidc.UserInfo, string,
 func (s *storage) SetUserinfoFromRequest(ctx context.Context, info *oidc.UserInfo, r op.IDTokenRequest, scopes []string) error {
 	switch r := r.(type) {
 	case *authRequest:
-		info.AppendClaims("sid", sessionID(r.id))
+		info.AppendClaims("sid", sessionID(r.ID))
 	case *refreshRequest:
 		info.AppendClaims("sid", sessionID(r.authRequestID))
 	}
@@ -68,9 +68,9 @@ func (p *Provider) setUserinfo(ctx context.Context, info *oidc.UserInfo, account
 	if err != nil {
 		return err
 	}
-	info.Subject = a.id
+	info.Subject = a.ID
 	if slices.Contains(scopes, oidc.ScopeEmail) {
-		info.Email, info.EmailVerified = a.email, true
+		info.Email, info.EmailVerified = a.Email, true
 	}
 	return nil
 }
@@ -110,4 +110,4 @@ func (s *storage) KeySet(ctx context.Context) ([]op.Key, error) {
 }
 
 // Health reports whether the database answers.
-func (s *storage) Health(ctx context.Context) error { return s.p.cfg.DB.Ping(ctx) }
+func (s *storage) Health(ctx context.Context) error { return s.p.cfg.Store.Ping(ctx) }

@@ -7,9 +7,11 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"time"
 
-	"github.com/feedbackhq/feedback/server/sqlstore"
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // Throttling: a key that reaches its number of failures is locked for
@@ -71,66 +73,53 @@ type errLocked struct{ wait time.Duration }
 
 func (e errLocked) Error() string { return "idp: locked for " + e.wait.String() }
 
-// reserveAttempt counts an attempt against every key in one transaction. When a
-// key is locked it counts nothing and returns errLocked with how long
-// until every key accepts attempts again. The row of each key is held
-// (PostgreSQL locks it until the transaction ends, SQLite has a single
-// writer) from its read to its update, so that concurrent attempts, on
-// any instance, are counted one after the other; keys are always taken
-// in the same order (the email's, then the client's), so two attempts
-// never wait for each other.
+// reserveAttempt counts an attempt against every key in one transaction
+// of the store, which holds each key's row from its read to its update
+// (server.IdPThrottleStore), so that concurrent attempts, on any
+// instance, are counted one after the other; keys are always given in
+// the same order (the email's, then the client's), so two attempts never
+// wait for each other. When a key is locked it counts nothing and
+// returns errLocked with how long until every key accepts attempts again.
 func (p *Provider) reserveAttempt(ctx context.Context, keys []throttleKey) (_ *attempt, err error) {
 	defer wrap(&err, "reserve")
 	now := p.now()
 	a := &attempt{keys: keys, locks: make([]time.Time, len(keys))}
-	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		var wait time.Duration
-		for i, k := range keys {
-			lock, w, err := reserveOne(ctx, tx, k, now)
-			if err != nil {
-				return err
-			}
-			a.locks[i], wait = lock, max(wait, w)
-		}
-		if wait > 0 {
-			return errLocked{wait} // rolls back the keys counted already
-		}
-		return nil
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.key
+	}
+	var wait time.Duration
+	err = p.cfg.Store.ReserveIdPAttempt(ctx, names, now, func(key string, t server.Throttle) (server.Throttle, bool) {
+		i := slices.Index(names, key)
+		next, lock, w := countAttempt(keys[i], t, now)
+		a.locks[i], wait = lock, max(wait, w)
+		return next, w == 0
 	})
+	if feedback.ErrorCode(err) == feedback.ERateLimited {
+		return a, errLocked{wait}
+	}
 	return a, err
 }
 
-// reserveOne counts an attempt against k at now, unless k is locked:
-// it then returns the wait. The first statement is an upsert that
-// changes nothing but holds the row. It returns the lock it set when the
-// attempt reached k's limit.
-func reserveOne(ctx context.Context, tx sqlstore.Conn, k throttleKey, now time.Time) (time.Time, time.Duration, error) {
-	var failures int
-	var quiet time.Time
-	var locked *time.Time
-	err := tx.QueryRow(ctx, `INSERT INTO idp_throttle (key, failures, last_failure_at, quiet_after) VALUES ($1, 0, $2, $2)
-		ON CONFLICT (key) DO UPDATE SET failures = idp_throttle.failures
-		RETURNING failures, quiet_after, locked_until`, k.key, now).Scan(&failures, at(&quiet), atOpt(&locked))
-	if err != nil {
-		return time.Time{}, 0, err
+// countAttempt is the policy: how an attempt at now counts against the
+// row t of k. While k is locked it is refused, with the wait. Otherwise
+// it is one failure more (the count starts again once t is quiet), and
+// when it reaches k's limit it locks k, and returns that lock.
+func countAttempt(k throttleKey, t server.Throttle, now time.Time) (next server.Throttle, lock time.Time, wait time.Duration) {
+	if t.LockedUntil != nil && t.LockedUntil.After(now) {
+		return t, time.Time{}, t.LockedUntil.Sub(now)
 	}
-	if locked != nil && locked.After(now) {
-		return time.Time{}, locked.Sub(now), nil
-	}
-	if now.After(quiet) {
+	failures := t.Failures
+	if now.After(t.QuietAfter) {
 		failures = 0
 	}
 	failures++
-	var lock time.Time
-	var lockArg any // NULL: not locked
-	quiet = now.Add(throttleWindow)
+	next = server.Throttle{Failures: failures, LastFailureAt: now, QuietAfter: now.Add(throttleWindow)}
 	if failures >= k.limit {
 		lock = now.Add(lockFor(failures - k.limit))
-		lockArg, quiet = lock, lock.Add(throttleWindow)
+		next.LockedUntil, next.QuietAfter = &lock, lock.Add(throttleWindow)
 	}
-	_, err = tx.Exec(ctx, `UPDATE idp_throttle SET failures = $2, last_failure_at = $3, locked_until = $4,
-		quiet_after = $5 WHERE key = $1`, k.key, failures, now, lockArg, quiet)
-	return lock, 0, err
+	return next, lock, 0
 }
 
 // refund takes back attempt a from its keys after its check passed: one
@@ -140,35 +129,12 @@ func reserveOne(ctx context.Context, tx sqlstore.Conn, k throttleKey, now time.T
 // password alone never resets the count of wrong codes.
 func (p *Provider) refund(ctx context.Context, a *attempt, forget bool) (err error) {
 	defer wrap(&err, "refund")
-	now := p.now()
-	return p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		for i, k := range a.keys {
-			var err error
-			if i == 0 && forget {
-				_, err = tx.Exec(ctx, `DELETE FROM idp_throttle WHERE key = $1`, k.key)
-			} else {
-				err = refundOne(ctx, tx, k, a.locks[i], now)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// refundOne takes one failure back from k, and lifts lock if it is still
-// k's lock.
-func refundOne(ctx context.Context, tx sqlstore.Conn, k throttleKey, lock, now time.Time) error {
-	var lockArg any // NULL matches no lock
-	if !lock.IsZero() {
-		lockArg = lock
+	quiet := p.now().Add(throttleWindow)
+	refunds := make([]server.IdPRefund, len(a.keys))
+	for i, k := range a.keys {
+		refunds[i] = server.IdPRefund{Key: k.key, Lock: a.locks[i], QuietAfter: quiet, Forget: i == 0 && forget}
 	}
-	_, err := tx.Exec(ctx, `UPDATE idp_throttle SET failures = CASE WHEN failures > 0 THEN failures - 1 ELSE 0 END,
-		quiet_after = CASE WHEN locked_until = $2 THEN $3 ELSE quiet_after END,
-		locked_until = CASE WHEN locked_until = $2 THEN NULL ELSE locked_until END
-		WHERE key = $1`, k.key, lockArg, now.Add(throttleWindow))
-	return err
+	return p.cfg.Store.RefundIdPAttempt(ctx, refunds)
 }
 
 // lockFor returns the lock after n failures beyond the limit.

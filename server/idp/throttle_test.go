@@ -10,77 +10,79 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/feedbackhq/feedback/server/idp/internal/idptest"
 )
 
 // wantThrottled checks that a sign-in attempt is refused with 429.
-func wantThrottled(t *testing.T, p page, retryAfter string) {
+func wantThrottled(t *testing.T, p idptest.Page, retryAfter string) {
 	t.Helper()
-	if p.status != http.StatusTooManyRequests || !strings.Contains(p.body, "Too many attempts") ||
-		!strings.Contains(p.body, "Wait "+retryAfter) {
-		t.Errorf("got %d %s, want 429 asking to wait %s", p.status, p.body, retryAfter)
+	if p.Status != http.StatusTooManyRequests || !strings.Contains(p.Body, "Too many attempts") ||
+		!strings.Contains(p.Body, "Wait "+retryAfter) {
+		t.Errorf("got %d %s, want 429 asking to wait %s", p.Status, p.Body, retryAfter)
 	}
 }
 
 func TestThrottlePerAccount(t *testing.T) {
-	eachStore(t, func(t *testing.T, db *database) {
-		e := newEnv(t, db, 1)
-		e.account(email, password)
-		r := e.rp()
-		f := e.start(r)
+	idptest.EachStore(t, func(t *testing.T, db *idptest.Database) {
+		e := idptest.NewEnv(t, db, 1)
+		e.Account(email, password)
+		r := e.RP()
+		f := e.Start(r)
 		for i := range 5 {
-			if p := f.password(email, fmt.Sprintf("wrong password %d", i)); p.status != http.StatusUnauthorized {
-				t.Fatalf("failure %d: %d", i+1, p.status)
+			if p := f.Password(email, fmt.Sprintf("wrong password %d", i)); p.Status != http.StatusUnauthorized {
+				t.Fatalf("failure %d: %d", i+1, p.Status)
 			}
 		}
-		wantThrottled(t, f.password(email, password), "15 minutes")
-		wantThrottled(t, e.start(r).password("ANN@EXAMPLE.COM", password), "15 minutes")
-		if p := e.start(r).password("bob@example.com", password); p.status != http.StatusUnauthorized {
-			t.Errorf("another address: %d, want 401: it is not locked", p.status)
+		wantThrottled(t, f.Password(email, password), "15 minutes")
+		wantThrottled(t, e.Start(r).Password("ANN@EXAMPLE.COM", password), "15 minutes")
+		if p := e.Start(r).Password("bob@example.com", password); p.Status != http.StatusUnauthorized {
+			t.Errorf("another address: %d, want 401: it is not locked", p.Status)
 		}
 	})
 }
 
 func TestThrottleRecovers(t *testing.T) {
-	eachStore(t, func(t *testing.T, db *database) {
-		e := newEnv(t, db, 1)
-		e.account(email, password)
-		r := e.rp()
-		f := e.start(r)
+	idptest.EachStore(t, func(t *testing.T, db *idptest.Database) {
+		e := idptest.NewEnv(t, db, 1)
+		e.Account(email, password)
+		r := e.RP()
+		f := e.Start(r)
 		for i := range 5 {
-			f.password(email, fmt.Sprintf("wrong password %d", i))
+			f.Password(email, fmt.Sprintf("wrong password %d", i))
 		}
-		e.clock.Add(14 * time.Minute)
-		wantThrottled(t, e.start(r).password(email, password), "1 minute")
+		e.Clock.Add(14 * time.Minute)
+		wantThrottled(t, e.Start(r).Password(email, password), "1 minute")
 
-		e.clock.Add(time.Minute + time.Second) // the lock is over; the count is not
-		if p := e.start(r).password(email, "wrong again"); p.status != http.StatusUnauthorized {
-			t.Fatalf("the attempt after the lock: %d %s", p.status, p.body)
+		e.Clock.Add(time.Minute + time.Second) // the lock is over; the count is not
+		if p := e.Start(r).Password(email, "wrong again"); p.Status != http.StatusUnauthorized {
+			t.Fatalf("the attempt after the lock: %d %s", p.Status, p.Body)
 		}
-		wantThrottled(t, e.start(r).password(email, password), "30 minutes") // twice as long
+		wantThrottled(t, e.Start(r).Password(email, password), "30 minutes") // twice as long
 
-		e.clock.Add(30 * time.Minute)
-		if s := e.signIn(r, email, password); !slices.Equal(s.claims.AMR, []string{"pwd"}) {
-			t.Errorf("after the window: amr %v", s.claims.AMR)
+		e.Clock.Add(30 * time.Minute)
+		if s := e.SignIn(r, email, password); !slices.Equal(s.Claims.AMR, []string{"pwd"}) {
+			t.Errorf("after the window: amr %v", s.Claims.AMR)
 		}
 		for i := range 4 { // a success forgets the failures
-			e.start(r).password(email, fmt.Sprintf("wrong password %d", i))
+			e.Start(r).Password(email, fmt.Sprintf("wrong password %d", i))
 		}
-		e.signIn(r, email, password)
+		e.SignIn(r, email, password)
 	})
 }
 
 func TestThrottlePerClient(t *testing.T) {
-	eachStore(t, func(t *testing.T, db *database) {
-		e := newEnv(t, db, 1)
-		e.account(email, password)
-		r := e.rp()
-		f := e.start(r)
+	idptest.EachStore(t, func(t *testing.T, db *idptest.Database) {
+		e := idptest.NewEnv(t, db, 1)
+		e.Account(email, password)
+		r := e.RP()
+		f := e.Start(r)
 		for i := range 20 { // four tries at each of five addresses: none is locked, the client is
-			if p := f.password(fmt.Sprintf("user%d@example.com", i%5), "wrong password"); p.status != http.StatusUnauthorized {
-				t.Fatalf("failure %d: %d", i+1, p.status)
+			if p := f.Password(fmt.Sprintf("user%d@example.com", i%5), "wrong password"); p.Status != http.StatusUnauthorized {
+				t.Fatalf("failure %d: %d", i+1, p.Status)
 			}
 		}
-		wantThrottled(t, e.start(r).password(email, password), "15 minutes")
+		wantThrottled(t, e.Start(r).Password(email, password), "15 minutes")
 	})
 }
 
@@ -88,7 +90,7 @@ func TestThrottlePerClient(t *testing.T) {
 // password that login gives its index, and returns the status of each
 // answer. The post of index late (none when negative) waits until five
 // others have been answered.
-func burst(t *testing.T, flows []*flow, late int, login func(i int) (string, string)) []int {
+func burst(t *testing.T, flows []*idptest.Flow, late int, login func(i int) (string, string)) []int {
 	t.Helper()
 	type post struct {
 		c      *http.Client
@@ -98,8 +100,8 @@ func burst(t *testing.T, flows []*flow, late int, login func(i int) (string, str
 	posts := make([]post, len(flows))
 	for i, f := range flows {
 		email, password := login(i)
-		action, v := formPost(t, f.last, map[string]string{"email": email, "password": password})
-		posts[i] = post{f.browser, action, v}
+		action, v := idptest.FormPost(t, f.Last, map[string]string{"email": email, "password": password})
+		posts[i] = post{f.Browser, action, v}
 	}
 	statuses := make([]int, len(posts))
 	var answered atomic.Int32
@@ -139,10 +141,10 @@ func count(statuses []int) map[int]int {
 }
 
 // startFlows starts n sign-ins.
-func (e *env) startFlows(r *rp, n int) []*flow {
-	flows := make([]*flow, n)
+func startFlows(e *idptest.Env, r *idptest.RP, n int) []*idptest.Flow {
+	flows := make([]*idptest.Flow, n)
 	for i := range flows {
-		flows[i] = e.start(r)
+		flows[i] = e.Start(r)
 	}
 	return flows
 }
@@ -151,14 +153,14 @@ func (e *env) startFlows(r *rp, n int) []*flow {
 // instances on one database: the limits hold on the number of passwords
 // checked, not only on the failures recorded after the checks.
 func TestThrottleConcurrent(t *testing.T) {
-	eachStore(t, func(t *testing.T, db *database) {
-		e := newEnv(t, db, 2)
-		e.account(email, password)
-		e.serving.Store(-1) // each request at the other instance
-		r := e.rp()
+	idptest.EachStore(t, func(t *testing.T, db *idptest.Database) {
+		e := idptest.NewEnv(t, db, 2)
+		e.Account(email, password)
+		e.Serving.Store(-1) // each request at the other instance
+		r := e.RP()
 		t.Run("OneAccount", func(t *testing.T) {
 			const right = 39 // sent once five others are answered
-			statuses := burst(t, e.startFlows(r, 40), right, func(i int) (string, string) {
+			statuses := burst(t, startFlows(e, r, 40), right, func(i int) (string, string) {
 				if i == right {
 					return email, password
 				}
@@ -171,10 +173,10 @@ func TestThrottleConcurrent(t *testing.T) {
 			if statuses[right] != http.StatusTooManyRequests {
 				t.Errorf("the right password, sent past the limit inside the burst: %d, want 429", statuses[right])
 			}
-			wantThrottled(t, e.start(r).password(email, password), "15 minutes")
+			wantThrottled(t, e.Start(r).Password(email, password), "15 minutes")
 		})
 		t.Run("OneAddress", func(t *testing.T) {
-			got := count(burst(t, e.startFlows(r, 60), -1, func(i int) (string, string) {
+			got := count(burst(t, startFlows(e, r, 60), -1, func(i int) (string, string) {
 				return fmt.Sprintf("user%d@example.com", i%20), "wrong password" // three tries per address
 			}))
 			if got[http.StatusUnauthorized] > 20 || got[http.StatusTooManyRequests] != 60-got[http.StatusUnauthorized] {

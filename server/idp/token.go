@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/zitadel/oidc/v3/pkg/oidc"
 	"github.com/zitadel/oidc/v3/pkg/op"
 
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/secret"
-	"github.com/feedbackhq/feedback/server/sqlstore"
 )
 
 // refreshPrefix starts every refresh token, so that a leaked one is
@@ -44,14 +43,12 @@ func (r *refreshRequest) SetCurrentScopes(s []string) { r.scopes = s }
 // tokenError wraps an error of the token storage.
 func tokenError(err error) error { return fmt.Errorf("idp: tokens: %w", err) }
 
-func (s *storage) db() sqlstore.DB { return s.p.cfg.DB }
-
 // grantOf returns the grant of a token request: a sign-in (the code
 // grant) or a refresh token.
 func grantOf(r op.TokenRequest) (grant, error) {
 	switch r := r.(type) {
 	case *authRequest:
-		return grant{r.clientID, r.accountID, r.id, r.scopes, r.amr, r.GetAuthTime()}, nil
+		return grant{r.ClientID, r.AccountID, r.ID, r.Scopes, r.AMR, r.GetAuthTime()}, nil
 	case *refreshRequest:
 		return r.grant, nil
 	}
@@ -64,11 +61,12 @@ func (s *storage) CreateAccessToken(ctx context.Context, r op.TokenRequest) (str
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	now, id := s.p.now(), newID()
-	if err := insertAccess(ctx, s.db(), id, "", g, now); err != nil {
+	now := s.p.now()
+	t := g.accessToken(newID(), "", now)
+	if err := s.p.cfg.Store.CreateIdPAccessToken(ctx, t, now); err != nil {
 		return "", time.Time{}, tokenError(err)
 	}
-	return id, now.Add(accessTokenTTL), nil
+	return t.ID, t.ExpiresAt, nil
 }
 
 // CreateAccessAndRefreshTokens issues an access token and a refresh
@@ -80,54 +78,30 @@ func (s *storage) CreateAccessAndRefreshTokens(ctx context.Context, r op.TokenRe
 	if err != nil {
 		return "", "", time.Time{}, err
 	}
-	now, accessID, refreshID := s.p.now(), newID(), newID()
+	now := s.p.now()
 	refresh, hash := secret.NewToken(refreshPrefix)
-	err = s.db().InTx(ctx, func(tx sqlstore.Conn) error {
-		if current != "" {
-			if err := spendRefresh(ctx, tx, current, now); err != nil {
-				return err
-			}
-		}
-		if err := insertRefresh(ctx, tx, refreshID, hash, g, now); err != nil {
-			return err
-		}
-		return insertAccess(ctx, tx, accessID, refreshID, g, now)
-	})
-	if errors.Is(err, errNotFound) {
+	var spend []byte
+	if current != "" {
+		spend = secret.Hash(current)
+	}
+	rt := &server.IdPRefreshToken{ID: newID(), Hash: hash, ClientID: g.clientID, AccountID: g.accountID,
+		AuthRequestID: g.authRequestID, Scopes: g.scopes, AMR: g.amr, AuthTime: g.authTime, ExpiresAt: now.Add(refreshTokenTTL)}
+	at := g.accessToken(newID(), rt.ID, now)
+	err = s.p.cfg.Store.CreateIdPTokens(ctx, spend, rt, at, now)
+	if errors.Is(orNotFound(err), errNotFound) {
 		return "", "", time.Time{}, oidc.ErrInvalidGrant().WithDescription("the refresh token was used or revoked")
 	}
 	if err != nil {
 		return "", "", time.Time{}, tokenError(err)
 	}
-	return accessID, refresh, now.Add(accessTokenTTL), nil
+	return at.ID, refresh, at.ExpiresAt, nil
 }
 
-func insertAccess(ctx context.Context, c sqlstore.Conn, id, refreshID string, g grant, now time.Time) error {
-	_, err := c.Exec(ctx, `INSERT INTO idp_access_tokens (id, client_id, account_id, auth_request_id, refresh_token_id,
-		scopes, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		id, g.clientID, g.accountID, g.authRequestID, sqlstore.Null(refreshID), strings.Join(g.scopes, " "), now, now.Add(accessTokenTTL))
-	return err
-}
-
-func insertRefresh(ctx context.Context, c sqlstore.Conn, id string, hash []byte, g grant, now time.Time) error {
-	_, err := c.Exec(ctx, `INSERT INTO idp_refresh_tokens (id, hash, client_id, account_id, auth_request_id, scopes,
-		amr, auth_time, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-		id, hash, g.clientID, g.accountID, g.authRequestID, strings.Join(g.scopes, " "), strings.Join(g.amr, " "),
-		g.authTime, now, now.Add(refreshTokenTTL))
-	return err
-}
-
-// spendRefresh deletes a live refresh token and the access tokens issued
-// with it, or returns errNotFound.
-func spendRefresh(ctx context.Context, tx sqlstore.Conn, token string, now time.Time) error {
-	var id string
-	err := tx.QueryRow(ctx, `DELETE FROM idp_refresh_tokens WHERE hash = $1 AND expires_at > $2 RETURNING id`,
-		secret.Hash(token), now).Scan(&id)
-	if err != nil {
-		return orNotFound(err)
-	}
-	_, err = tx.Exec(ctx, `DELETE FROM idp_access_tokens WHERE refresh_token_id = $1`, id)
-	return err
+// accessToken returns the access token id of g issued at now, with the
+// refresh token refreshID ("" for none).
+func (g grant) accessToken(id, refreshID string, now time.Time) *server.IdPAccessToken {
+	return &server.IdPAccessToken{ID: id, ClientID: g.clientID, AccountID: g.accountID, AuthRequestID: g.authRequestID,
+		RefreshTokenID: refreshID, Scopes: g.scopes, ExpiresAt: now.Add(accessTokenTTL)}
 }
 
 // TokenRequestByRefreshToken returns the grant of a live refresh token.
@@ -135,46 +109,34 @@ func (s *storage) TokenRequestByRefreshToken(ctx context.Context, token string) 
 	if !secret.ValidToken(refreshPrefix, token) {
 		return nil, errNotFound
 	}
-	r := &refreshRequest{}
-	var scopes, amr string
-	err := s.db().QueryRow(ctx, `SELECT id, client_id, account_id, auth_request_id, scopes, amr, auth_time
-		FROM idp_refresh_tokens WHERE hash = $1 AND expires_at > $2`, secret.Hash(token), s.p.now()).
-		Scan(&r.id, &r.clientID, &r.accountID, &r.authRequestID, &scopes, &amr, at(&r.authTime))
+	t, err := s.p.cfg.Store.IdPRefreshToken(ctx, secret.Hash(token))
 	if err != nil {
 		return nil, orNotFound(err)
 	}
-	r.scopes, r.amr = words(scopes), words(amr)
-	return r, nil
+	if !t.ExpiresAt.After(s.p.now()) {
+		return nil, errNotFound
+	}
+	return &refreshRequest{grant{t.ClientID, t.AccountID, t.AuthRequestID, t.Scopes, t.AMR, t.AuthTime}, t.ID}, nil
 }
 
 // GetRefreshTokenInfo returns the account and id of a client's refresh
 // token, or op.ErrInvalidRefreshToken.
 func (s *storage) GetRefreshTokenInfo(ctx context.Context, clientID, token string) (userID, tokenID string, err error) {
-	err = s.db().QueryRow(ctx, `SELECT account_id, id FROM idp_refresh_tokens WHERE hash = $1 AND client_id = $2`,
-		secret.Hash(token), clientID).Scan(&userID, &tokenID)
-	if errors.Is(err, sqlstore.ErrNoRows) {
+	t, err := s.p.cfg.Store.IdPRefreshToken(ctx, secret.Hash(token))
+	if errors.Is(orNotFound(err), errNotFound) || err == nil && t.ClientID != clientID {
 		return "", "", op.ErrInvalidRefreshToken
 	}
-	return userID, tokenID, err
+	if err != nil {
+		return "", "", err
+	}
+	return t.AccountID, t.ID, nil
 }
 
 // RevokeToken revokes a client's access token, or its refresh token and
 // the access tokens issued with it (RFC 7009). An unknown token, or
 // another client's, is already as good as revoked.
 func (s *storage) RevokeToken(ctx context.Context, tokenID, _, clientID string) *oidc.Error {
-	err := s.db().InTx(ctx, func(tx sqlstore.Conn) error {
-		n, err := tx.Exec(ctx, `DELETE FROM idp_access_tokens WHERE id = $1 AND client_id = $2`, tokenID, clientID)
-		if err != nil || n > 0 {
-			return err
-		}
-		n, err = tx.Exec(ctx, `DELETE FROM idp_refresh_tokens WHERE id = $1 AND client_id = $2`, tokenID, clientID)
-		if err != nil || n == 0 {
-			return err
-		}
-		_, err = tx.Exec(ctx, `DELETE FROM idp_access_tokens WHERE refresh_token_id = $1`, tokenID)
-		return err
-	})
-	if err != nil {
+	if err := s.p.cfg.Store.RevokeIdPToken(ctx, tokenID, clientID); err != nil {
 		return oidc.ErrServerError().WithParent(tokenError(err))
 	}
 	return nil
@@ -183,12 +145,3 @@ func (s *storage) RevokeToken(ctx context.Context, tokenID, _, clientID string) 
 // TerminateSession is op's logout without the request; op calls
 // TerminateSessionFromRequest instead, which ends one sign-in.
 func (s *storage) TerminateSession(context.Context, string, string) error { return nil }
-
-// deleteTokens deletes the access and refresh tokens that match where.
-func deleteTokens(ctx context.Context, tx sqlstore.Conn, where string, args ...any) error {
-	if _, err := tx.Exec(ctx, `DELETE FROM idp_access_tokens WHERE `+where, args...); err != nil {
-		return err
-	}
-	_, err := tx.Exec(ctx, `DELETE FROM idp_refresh_tokens WHERE `+where, args...)
-	return err
-}

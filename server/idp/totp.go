@@ -13,7 +13,7 @@ import (
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 
-	"github.com/feedbackhq/feedback/server/sqlstore"
+	"github.com/feedbackhq/feedback/server"
 )
 
 // TOTP as authenticator apps expect it (RFC 6238): SHA-1, 6 digits, 30 s.
@@ -61,9 +61,9 @@ func matchTOTP(secret, code string, now time.Time) (int64, bool) {
 
 // useTOTP reports whether code is the account's current code, and spends
 // its time step: a code is accepted once.
-func (p *Provider) useTOTP(ctx context.Context, a *account, code string) (_ bool, err error) {
+func (p *Provider) useTOTP(ctx context.Context, a *server.IdPAccount, code string) (_ bool, err error) {
 	defer wrap(&err, "useTOTP")
-	secret, err := p.cfg.Keys.Open(a.totpSecret, totpAAD(a.id))
+	secret, err := p.cfg.Keys.Open(a.TOTPSecret, totpAAD(a.ID))
 	if err != nil {
 		return false, err
 	}
@@ -71,15 +71,10 @@ func (p *Provider) useTOTP(ctx context.Context, a *account, code string) (_ bool
 	if !ok {
 		return false, nil
 	}
-	n, err := p.cfg.DB.Exec(ctx, `UPDATE idp_accounts SET totp_last_step = $2 WHERE id = $1 AND totp_last_step < $2`,
-		a.id, step)
-	return n == 1, err
+	return p.cfg.Store.UseIdPTOTPStep(ctx, a.ID, step)
 }
 
-// storeTOTP gives an account the TOTP secret, whose codes up to step are
-// spent.
-func (p *Provider) storeTOTP(ctx context.Context, tx sqlstore.Conn, accountID, secret string, step int64) error {
-	_, err := tx.Exec(ctx, `UPDATE idp_accounts SET totp_secret = $2, totp_last_step = $3, totp_enrolled_at = $4
-		WHERE id = $1`, accountID, p.cfg.Keys.Seal([]byte(secret), totpAAD(accountID)), step, p.now())
-	return err
+// sealTOTP seals the TOTP secret of an account for the store.
+func (p *Provider) sealTOTP(accountID, secret string) []byte {
+	return p.cfg.Keys.Seal([]byte(secret), totpAAD(accountID))
 }

@@ -3,29 +3,19 @@ package idp
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/zitadel/oidc/v3/pkg/oidc"
+
+	"github.com/feedbackhq/feedback/server"
 )
 
-// accessToken is a live access token.
-type accessToken struct {
-	clientID, accountID string
-	scopes              []string
-	expiresAt           time.Time
-}
-
 // accessToken returns the live access token id, or errNotFound.
-func (p *Provider) accessToken(ctx context.Context, id string) (_ *accessToken, err error) {
+func (p *Provider) accessToken(ctx context.Context, id string) (_ *server.IdPAccessToken, err error) {
 	defer wrap(&err, "accessToken")
-	t := &accessToken{}
-	var scopes string
-	err = p.cfg.DB.QueryRow(ctx, `SELECT client_id, account_id, scopes, expires_at FROM idp_access_tokens
-		WHERE id = $1 AND expires_at > $2`, id, p.now()).Scan(&t.clientID, &t.accountID, &scopes, at(&t.expiresAt))
+	t, err := p.cfg.Store.IdPAccessToken(ctx, id, p.now())
 	if err != nil {
 		return nil, orNotFound(err)
 	}
-	t.scopes = words(scopes)
 	return t, nil
 }
 
@@ -36,10 +26,10 @@ func (s *storage) SetUserinfoFromToken(ctx context.Context, info *oidc.UserInfo,
 	if err != nil {
 		return err
 	}
-	if t.accountID != subject {
+	if t.AccountID != subject {
 		return errors.New("idp: the access token names another subject")
 	}
-	return s.p.setUserinfo(ctx, info, t.accountID, t.scopes)
+	return s.p.setUserinfo(ctx, info, t.AccountID, t.Scopes)
 }
 
 // SetIntrospectionFromToken answers the introspection endpoint for a
@@ -49,14 +39,14 @@ func (s *storage) SetIntrospectionFromToken(ctx context.Context, r *oidc.Introsp
 	if err != nil {
 		return err
 	}
-	if t.accountID != subject || t.clientID != clientID {
+	if t.AccountID != subject || t.ClientID != clientID {
 		return errors.New("idp: the access token is another client's or subject's")
 	}
 	info := &oidc.UserInfo{}
-	if err := s.p.setUserinfo(ctx, info, t.accountID, t.scopes); err != nil {
+	if err := s.p.setUserinfo(ctx, info, t.AccountID, t.Scopes); err != nil {
 		return err
 	}
 	r.SetUserInfo(info)
-	r.Scope, r.ClientID, r.Expiration = t.scopes, t.clientID, oidc.FromTime(t.expiresAt)
+	r.Scope, r.ClientID, r.Expiration = t.Scopes, t.ClientID, oidc.FromTime(t.ExpiresAt)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -78,6 +79,29 @@ func (d OptString) Scan(src any) error {
 	}
 	return nil
 }
+
+// wordsDest scans a text column of space-separated words (scopes, amr)
+// into a list.
+type wordsDest struct{ v *[]string }
+
+// Scan implements sql.Scanner.
+func (d wordsDest) Scan(src any) error {
+	switch v := src.(type) {
+	case string:
+		*d.v = strings.Fields(v)
+	case []byte:
+		*d.v = strings.Fields(string(v))
+	default:
+		return fmt.Errorf("sqlstore: cannot scan %T as words", src)
+	}
+	return nil
+}
+
+// words scans a NOT NULL text column of space-separated words into *v.
+func words(v *[]string) sql.Scanner { return wordsDest{v} }
+
+// wordsArg returns the text column of the words of v.
+func wordsArg(v []string) string { return strings.Join(v, " ") }
 
 // jsonDest scans a JSON column (jsonb or TEXT) into v with json.Unmarshal.
 type jsonDest struct{ v any }

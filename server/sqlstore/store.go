@@ -130,8 +130,8 @@ func createError(err error, parent, parentID string) error {
 	return err
 }
 
-// SQL returns the database the store runs on, for packages that keep
-// their own tables in it (the embedded identity provider).
+// SQL returns the database the store runs on, for tests and benchmarks
+// that read or tune it directly.
 func (s *Store) SQL() DB { return s.db }
 
 // Dialect returns the store's dialect.

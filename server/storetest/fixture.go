@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/feedbackhq/feedback/server"
@@ -123,6 +125,29 @@ func (f *fixture) must(err error) {
 	if err != nil {
 		f.t.Fatal(err)
 	}
+}
+
+// concurrently calls fn(0) to fn(n-1) at once and counts their outcomes
+// by error code, "" for nil. An error of a code not in codes fails t.
+func concurrently(t *testing.T, n int, fn func(i int) error, codes ...string) map[string]int {
+	t.Helper()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	got := map[string]int{}
+	for i := range n {
+		wg.Go(func() {
+			err := fn(i)
+			mu.Lock()
+			defer mu.Unlock()
+			code := feedback.ErrorCode(err)
+			if err != nil && !slices.Contains(codes, code) {
+				t.Errorf("concurrent call %d: %v", i, err)
+			}
+			got[code]++
+		})
+	}
+	wg.Wait()
+	return got
 }
 
 // wantCode fails t unless err carries code.

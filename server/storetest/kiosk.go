@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"sync"
 	"testing"
 	"time"
 
@@ -99,27 +98,11 @@ func testKiosk(t *testing.T, h harness) {
 		w := f.world("acme")
 		code := f.pairingCode(w.ws, w.location, feedback.FormRef{Form: feedback.FormHygiene}, "race")
 		const n = 10
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		won, lost := 0, 0
-		for i := range n {
-			wg.Go(func() {
-				err := f.s.PairKiosk(f.ctx(), code, &server.Kiosk{CredentialHash: []byte{byte(i)}})
-				mu.Lock()
-				defer mu.Unlock()
-				switch feedback.ErrorCode(err) {
-				case "":
-					won++
-				case feedback.ENotFound:
-					lost++
-				default:
-					t.Errorf("concurrent PairKiosk: %v", err)
-				}
-			})
-		}
-		wg.Wait()
-		if won != 1 || lost != n-1 {
-			t.Errorf("%d of %d pairings with one code won and %d lost, want 1 and %d", won, n, lost, n-1)
+		got := concurrently(t, n, func(i int) error {
+			return f.s.PairKiosk(f.ctx(), code, &server.Kiosk{CredentialHash: []byte{byte(i)}})
+		}, feedback.ENotFound)
+		if got[""] != 1 || got[feedback.ENotFound] != n-1 {
+			t.Errorf("%d of %d pairings with one code won and %d lost, want 1 and %d", got[""], n, got[feedback.ENotFound], n-1)
 		}
 	})
 	h.run(t, "PairingCodeMissing", func(t *testing.T, f *fixture) {

@@ -43,6 +43,7 @@ func Run(t *testing.T, open Opener) {
 		{"Webhook", testWebhook},
 		{"Delivery", testDelivery},
 		{"Auth", testAuth},
+		{"IdP", testIdP},
 		{"Event", testEvent},
 		{"Kiosk", testKiosk},
 		{"Isolation", testIsolation},

@@ -13,8 +13,9 @@ import (
 	"github.com/feedbackhq/feedback/server/auth"
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/idp"
+	"github.com/feedbackhq/feedback/server/idp/oidcfed"
+	"github.com/feedbackhq/feedback/server/idp/samlfed"
 	"github.com/feedbackhq/feedback/server/secret"
-	"github.com/feedbackhq/feedback/server/sqlstore"
 )
 
 // dashboardClient is the embedded provider's client id of the dashboard.
@@ -24,15 +25,12 @@ const dashboardClient = "feedback-dashboard"
 // baseURL/idp. Its client secret is derived from the keyring, so every
 // instance sharing the key agrees on it without storing it.
 func embeddedProvider(ctx context.Context, store server.Store, keys *secret.Keyring, baseURL string, log *slog.Logger) (*idp.Provider, string, error) {
-	sq, ok := store.(interface{ SQL() sqlstore.DB })
-	if !ok {
-		return nil, "", errors.New("the store keeps no SQL tables for the embedded identity provider")
-	}
 	base := strings.TrimRight(baseURL, "/")
 	clientSecret := base64.RawURLEncoding.EncodeToString(keys.Derive("embedded-idp-dashboard-client"))
-	p, err := idp.New(ctx, idp.Config{Issuer: base + "/idp", DB: sq.SQL(), Keys: keys, Insecure: strings.HasPrefix(base, "http://"), Logger: log,
+	p, err := idp.New(ctx, idp.Config{Issuer: base + "/idp", Store: store, Keys: keys, Insecure: strings.HasPrefix(base, "http://"), Logger: log,
 		Clients: []idp.Client{{ID: dashboardClient, Secret: clientSecret, RedirectURIs: []string{base + "/auth/callback"},
-			PostLogoutRedirectURIs: []string{base + "/auth/signed-out"}}}})
+			PostLogoutRedirectURIs: []string{base + "/auth/signed-out"}}},
+		Federators: []func(idp.Host) idp.Federator{oidcfed.New, samlfed.New}})
 	return p, clientSecret, err
 }
 

@@ -13,6 +13,8 @@ import (
 
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/idp"
+	"github.com/feedbackhq/feedback/server/idp/oidcfed"
+	"github.com/feedbackhq/feedback/server/idp/samlfed"
 	"github.com/feedbackhq/feedback/server/secret"
 )
 
@@ -81,10 +83,9 @@ func (m *Main) federationAdd(ctx context.Context, args []string) error {
 	fs.StringVar(&domains, "domain", "", "comma-separated email domains it signs in, e.g. example.com (required)")
 	fs.BoolVar(&fed.TrustUpstreamMFA, "trust-mfa", false,
 		"take amr from the provider's ID tokens, so that its second factor counts for required MFA")
-	var saml idp.SAMLFederation
 	var metadataFile string
 	fs.StringVar(&metadataFile, "saml-metadata", "", "a SAML 2.0 IdP instead: the file of its metadata XML")
-	fs.StringVar(&saml.MetadataURL, "saml-metadata-url", "", "a SAML 2.0 IdP instead: the https URL of its metadata")
+	fs.StringVar(&fed.SAMLMetadataURL, "saml-metadata-url", "", "a SAML 2.0 IdP instead: the https URL of its metadata")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -96,9 +97,8 @@ func (m *Main) federationAdd(ctx context.Context, args []string) error {
 			fed.Domains = append(fed.Domains, d)
 		}
 	}
-	if metadataFile != "" || saml.MetadataURL != "" {
-		saml.Name, saml.Domains, saml.TrustUpstreamMFA = fed.Name, fed.Domains, fed.TrustUpstreamMFA
-		return m.addSAML(ctx, flags, saml, metadataFile)
+	if metadataFile != "" || fed.SAMLMetadataURL != "" {
+		return m.addSAML(ctx, flags, fed, metadataFile)
 	}
 	return m.withProvider(ctx, flags, func(p *idp.Provider) error {
 		id, err := p.AddFederation(ctx, fed)
@@ -106,29 +106,31 @@ func (m *Main) federationAdd(ctx context.Context, args []string) error {
 			return err
 		}
 		fmt.Fprintln(m.Stdout, id)
-		fmt.Fprintln(m.Stdout, "redirect URI to register at the provider:", p.FederationRedirectURI())
+		fmt.Fprintln(m.Stdout, "redirect URI to register at the provider:", oidcfed.RedirectURI(p.Issuer()))
 		return nil
 	})
 }
 
-// addSAML adds a SAML 2.0 federation and prints its id and what to give
-// the IdP: our SP metadata (also our entity ID) and ACS.
-func (m *Main) addSAML(ctx context.Context, flags *federationFlags, saml idp.SAMLFederation, metadataFile string) error {
+// addSAML adds fed as a SAML 2.0 federation, whose metadata is in
+// metadataFile or at fed.SAMLMetadataURL, and prints its id and what to
+// give the IdP: our SP metadata (also our entity ID) and ACS.
+func (m *Main) addSAML(ctx context.Context, flags *federationFlags, fed idp.Federation, metadataFile string) error {
+	fed.Kind = idp.KindSAML
 	if metadataFile != "" {
 		b, err := os.ReadFile(metadataFile)
 		if err != nil {
 			return fmt.Errorf("federation add: %w", err)
 		}
-		saml.MetadataXML = string(b)
+		fed.SAMLMetadata = string(b)
 	}
 	return m.withProvider(ctx, flags, func(p *idp.Provider) error {
-		id, err := p.AddSAMLFederation(ctx, saml)
+		id, err := p.AddFederation(ctx, fed)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintln(m.Stdout, id)
-		fmt.Fprintln(m.Stdout, "SP entity ID and metadata to give the IdP:", p.SAMLMetadataURL())
-		fmt.Fprintln(m.Stdout, "assertion consumer service (HTTP-POST):", p.SAMLACSURL())
+		fmt.Fprintln(m.Stdout, "SP entity ID and metadata to give the IdP:", samlfed.MetadataURL(p.Issuer()))
+		fmt.Fprintln(m.Stdout, "assertion consumer service (HTTP-POST):", samlfed.ACSURL(p.Issuer()))
 		return nil
 	})
 }
@@ -150,11 +152,7 @@ func (m *Main) federationList(ctx context.Context, args []string) error {
 		tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tKIND\tNAME\tISSUER\tCLIENT ID\tDOMAINS\tTRUST MFA\tCREATED")
 		for _, f := range feds {
-			kind := "oidc"
-			if f.SAML {
-				kind = "saml"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%t\t%s\n", f.ID, kind, f.Name, f.Issuer, f.ClientID,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%t\t%s\n", f.ID, f.Kind, f.Name, f.Issuer, f.ClientID,
 				strings.Join(f.Domains, ","), f.TrustUpstreamMFA, f.CreatedAt.Format(time.RFC3339))
 		}
 		return tw.Flush()

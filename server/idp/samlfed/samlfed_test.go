@@ -1,4 +1,4 @@
-package idp_test
+package samlfed_test
 
 import (
 	"context"
@@ -27,6 +27,8 @@ import (
 	dsig "github.com/russellhaering/goxmldsig"
 
 	"github.com/feedbackhq/feedback/server/idp"
+	"github.com/feedbackhq/feedback/server/idp/internal/idptest"
+	"github.com/feedbackhq/feedback/server/idp/samlfed"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -128,100 +130,100 @@ func (u spByURL) GetServiceProvider(_ *http.Request, id string) (*saml.EntityDes
 
 // samlFederate starts a SAML IdP and adds it as the federation "Okta" of
 // example.com.
-func (e *env) samlFederate(trust bool) (string, *testSAMLIdP) {
-	e.t.Helper()
-	ti := startSAMLIdP(e.t, e.p().SAMLMetadataURL())
-	id, err := e.p().AddSAMLFederation(context.Background(), idp.SAMLFederation{Name: "Okta",
-		MetadataXML: ti.metadata(e.t), Domains: []string{"Example.com"}, TrustUpstreamMFA: trust})
+func samlFederate(e *idptest.Env, trust bool) (string, *testSAMLIdP) {
+	e.T.Helper()
+	ti := startSAMLIdP(e.T, samlfed.MetadataURL(e.Issuer))
+	id, err := e.P().AddFederation(context.Background(), idp.Federation{Kind: idp.KindSAML, Name: "Okta",
+		SAMLMetadata: ti.metadata(e.T), Domains: []string{"Example.com"}, TrustUpstreamMFA: trust})
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	return id, ti
 }
 
 // samlResponse is where the browser is after the IdP: its form, which
 // posts the SAMLResponse to the ACS.
-func (f *flow) samlResponse() page {
-	f.e.t.Helper()
-	if f.last.status != http.StatusOK || !strings.Contains(f.last.body, `name="SAMLResponse"`) {
-		f.e.t.Fatalf("the browser is at %d %s, not the IdP's response: %s", f.last.status, f.last.url, f.last.body)
+func samlResponse(f *idptest.Flow) idptest.Page {
+	f.Env.T.Helper()
+	if f.Last.Status != http.StatusOK || !strings.Contains(f.Last.Body, `name="SAMLResponse"`) {
+		f.Env.T.Fatalf("the browser is at %d %s, not the IdP's response: %s", f.Last.Status, f.Last.URL, f.Last.Body)
 	}
-	return f.last
+	return f.Last
 }
 
 // postACS posts the response form p, with SAMLResponse changed by edit.
-func (f *flow) postACS(p page, edit func(string) string) page {
-	f.e.t.Helper()
+func postACS(f *idptest.Flow, p idptest.Page, edit func(string) string) idptest.Page {
+	f.Env.T.Helper()
 	if edit != nil {
-		m := samlResponseRE.FindStringSubmatch(p.body)
+		m := samlResponseRE.FindStringSubmatch(p.Body)
 		raw, err := base64.StdEncoding.DecodeString(html.UnescapeString(m[1]))
 		if err != nil {
-			f.e.t.Fatal(err)
+			f.Env.T.Fatal(err)
 		}
-		p.body = strings.Replace(p.body, m[1], base64.StdEncoding.EncodeToString([]byte(edit(string(raw)))), 1)
+		p.Body = strings.Replace(p.Body, m[1], base64.StdEncoding.EncodeToString([]byte(edit(string(raw)))), 1)
 	}
-	f.browser.CheckRedirect = nil
-	f.last = submitForm(f.e.t, f.browser, p, nil)
-	return f.last
+	f.Browser.CheckRedirect = nil
+	f.Last = idptest.SubmitForm(f.Env.T, f.Browser, p, nil)
+	return f.Last
 }
 
 var samlResponseRE = regexp.MustCompile(`name="SAMLResponse" value="([^"]+)"`)
 
 // samlSignIn runs a sign-in through the button and the IdP, up to the
 // IdP's response form.
-func (e *env) samlSignIn(r *rp) (*flow, page) {
-	e.t.Helper()
-	f := e.start(r)
-	f.button()
-	return f, f.samlResponse()
+func samlSignIn(e *idptest.Env, r *idptest.RP) (*idptest.Flow, idptest.Page) {
+	e.T.Helper()
+	f := e.Start(r)
+	f.Button()
+	return f, samlResponse(f)
 }
 
 func TestSAMLSignIn(t *testing.T) {
 	t.Parallel() // the federation tests run beside each other, after the others
-	eachStore(t, func(t *testing.T, db *database) {
-		e := newEnv(t, db, 1)
-		fedID, ti := e.samlFederate(false)
-		r := e.rp()
+	idptest.EachStore(t, func(t *testing.T, db *idptest.Database) {
+		e := idptest.NewEnv(t, db, 1)
+		fedID, ti := samlFederate(e, false)
+		r := e.RP()
 
-		f := e.start(r)
-		if !strings.Contains(f.last.body, "Sign in with Okta") {
-			t.Errorf("the login page has no button of the federation: %s", f.last.body)
+		f := e.Start(r)
+		if !strings.Contains(f.Last.Body, "Sign in with Okta") {
+			t.Errorf("the login page has no button of the federation: %s", f.Last.Body)
 		}
-		f.password(" Ann@EXAMPLE.com", "") // the email alone goes to the IdP
-		resp := f.samlResponse()
-		f.postACS(resp, nil)
-		first := f.mustExchange()
-		want := claims{Email: "ann@example.com", EmailVerified: true, AMR: []string{"fed"}, AuthTime: e.clock.Now().Unix()}
-		if first.claims.Email != want.Email || !first.claims.EmailVerified || !slices.Equal(first.claims.AMR, want.AMR) {
-			t.Errorf("claims %+v, want %+v", first.claims, want)
+		f.Password(" Ann@EXAMPLE.com", "") // the email alone goes to the IdP
+		resp := samlResponse(f)
+		postACS(f, resp, nil)
+		first := f.MustExchange()
+		want := idptest.Claims{Email: "ann@example.com", EmailVerified: true, AMR: []string{"fed"}, AuthTime: e.Clock.Now().Unix()}
+		if first.Claims.Email != want.Email || !first.Claims.EmailVerified || !slices.Equal(first.Claims.AMR, want.AMR) {
+			t.Errorf("claims %+v, want %+v", first.Claims, want)
 		}
 
 		// The same response again: its RelayState counted once.
-		if p := f.postACS(resp, nil); p.status != http.StatusBadRequest || !strings.Contains(p.body, "expired") {
-			t.Errorf("a replayed response: %d %s", p.status, p.body)
+		if p := postACS(f, resp, nil); p.Status != http.StatusBadRequest || !strings.Contains(p.Body, "expired") {
+			t.Errorf("a replayed response: %d %s", p.Status, p.Body)
 		}
 		// The same response in another sign-in: not its request, and its
 		// assertion counted once.
-		g, _ := e.samlSignIn(r)
-		if p := g.postACS(swapRelay(resp, g.last), nil); p.status != http.StatusBadGateway || g.atCallback() {
-			t.Errorf("a replayed assertion in another sign-in: %d %s", p.status, p.body)
+		g, _ := samlSignIn(e, r)
+		if p := postACS(g, swapRelay(resp, g.Last), nil); p.Status != http.StatusBadGateway || g.AtCallback() {
+			t.Errorf("a replayed assertion in another sign-in: %d %s", p.Status, p.Body)
 		}
 
-		g, resp = e.samlSignIn(r)
-		g.postACS(resp, nil)
-		if second := g.mustExchange(); second.id.Subject != first.id.Subject {
-			t.Errorf("a second SAML sign-in made another account: %q then %q", first.id.Subject, second.id.Subject)
+		g, resp = samlSignIn(e, r)
+		postACS(g, resp, nil)
+		if second := g.MustExchange(); second.ID.Subject != first.ID.Subject {
+			t.Errorf("a second SAML sign-in made another account: %q then %q", first.ID.Subject, second.ID.Subject)
 		}
 
-		fs, err := e.p().Federations(context.Background())
-		if err != nil || len(fs) != 1 || fs[0].ID != fedID || !fs[0].SAML || fs[0].Issuer != ti.idp.MetadataURL.String() ||
+		fs, err := e.P().Federations(context.Background())
+		if err != nil || len(fs) != 1 || fs[0].ID != fedID || fs[0].Kind != idp.KindSAML || fs[0].Issuer != ti.idp.MetadataURL.String() ||
 			!slices.Equal(fs[0].Domains, []string{"example.com"}) {
 			t.Errorf("Federations: %+v, %v", fs, err)
 		}
-		if err := e.p().RemoveFederation(context.Background(), fedID); err != nil {
+		if err := e.P().RemoveFederation(context.Background(), fedID); err != nil {
 			t.Fatal(err)
 		}
-		if f := e.start(r); strings.Contains(f.last.body, "Sign in with Okta") {
+		if f := e.Start(r); strings.Contains(f.Last.Body, "Sign in with Okta") {
 			t.Error("the login page shows a removed federation")
 		}
 	})
@@ -229,27 +231,27 @@ func TestSAMLSignIn(t *testing.T) {
 
 // swapRelay returns the response form p with the RelayState of the form
 // other.
-func swapRelay(p, other page) page {
+func swapRelay(p, other idptest.Page) idptest.Page {
 	re := regexp.MustCompile(`name="RelayState" value="([^"]*)"`)
-	p.body = re.ReplaceAllString(p.body, re.FindString(other.body))
+	p.Body = re.ReplaceAllString(p.Body, re.FindString(other.Body))
 	return p
 }
 
 func TestSAMLRefusals(t *testing.T) {
 	t.Parallel() // the federation tests run beside each other, after the others
-	eachStore(t, func(t *testing.T, db *database) {
-		e := newEnv(t, db, 1)
-		_, ti := e.samlFederate(false)
+	idptest.EachStore(t, func(t *testing.T, db *idptest.Database) {
+		e := idptest.NewEnv(t, db, 1)
+		_, ti := samlFederate(e, false)
 
 		// The response counts only in the browser that started the
 		// sign-in; another's attempt does not use it up.
-		f, resp := e.samlSignIn(e.rp())
-		other := e.start(e.rp())
-		if p := other.postACS(resp, nil); p.status != http.StatusBadRequest || !strings.Contains(p.body, "expired") {
-			t.Errorf("another browser: %d %s, want the expired page", p.status, p.body)
+		f, resp := samlSignIn(e, e.RP())
+		other := e.Start(e.RP())
+		if p := postACS(other, resp, nil); p.Status != http.StatusBadRequest || !strings.Contains(p.Body, "expired") {
+			t.Errorf("another browser: %d %s, want the expired page", p.Status, p.Body)
 		}
-		f.postACS(resp, nil)
-		f.mustExchange()
+		postACS(f, resp, nil)
+		f.MustExchange()
 
 		for _, c := range []struct {
 			name   string
@@ -268,19 +270,19 @@ func TestSAMLRefusals(t *testing.T) {
 				a.Conditions.NotOnOrAfter = time.Now().Add(-10 * time.Minute)
 			}, status: http.StatusBadGateway},
 			{name: "OtherDomain", email: "ann@other.org", status: http.StatusBadGateway},
-			{name: "ExpiredRelayState", before: func() { e.clock.Add(11 * time.Minute) }, status: http.StatusBadRequest},
+			{name: "ExpiredRelayState", before: func() { e.Clock.Add(11 * time.Minute) }, status: http.StatusBadRequest},
 		} {
 			email := c.email
 			if email == "" {
 				email = "ann@example.com"
 			}
 			ti.set(email, c.tweak)
-			f, resp := e.samlSignIn(e.rp())
+			f, resp := samlSignIn(e, e.RP())
 			if c.before != nil {
 				c.before()
 			}
-			if p := f.postACS(resp, c.edit); p.status != c.status || f.atCallback() {
-				t.Errorf("%s: %d at %s: %s, want %d", c.name, p.status, p.url, p.body, c.status)
+			if p := postACS(f, resp, c.edit); p.Status != c.status || f.AtCallback() {
+				t.Errorf("%s: %d at %s: %s, want %d", c.name, p.Status, p.URL, p.Body, c.status)
 			}
 		}
 	})
@@ -306,22 +308,22 @@ func TestSAMLMethods(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			e := newEnv(t, sqliteDB(t), 1)
-			_, ti := e.samlFederate(c.trust)
+			e := idptest.NewEnv(t, idptest.SQLiteDB(t), 1)
+			_, ti := samlFederate(e, c.trust)
 			ti.set("ann@example.com", c.tweak)
-			if err := e.p().RequireMFA(context.Background(), c.required); err != nil {
+			if err := e.P().RequireMFA(context.Background(), c.required); err != nil {
 				t.Fatal(err)
 			}
-			f, resp := e.samlSignIn(e.rp())
-			p := f.postACS(resp, nil)
+			f, resp := samlSignIn(e, e.RP())
+			p := postACS(f, resp, nil)
 			if c.want == nil {
-				if f.atCallback() || p.status != http.StatusForbidden {
-					t.Errorf("got %d at %s: %s, want 403", p.status, p.url, p.body)
+				if f.AtCallback() || p.Status != http.StatusForbidden {
+					t.Errorf("got %d at %s: %s, want 403", p.Status, p.URL, p.Body)
 				}
 				return
 			}
-			if s := f.mustExchange(); !slices.Equal(s.claims.AMR, c.want) {
-				t.Errorf("amr %v, want %v", s.claims.AMR, c.want)
+			if s := f.MustExchange(); !slices.Equal(s.Claims.AMR, c.want) {
+				t.Errorf("amr %v, want %v", s.Claims.AMR, c.want)
 			}
 		})
 	}
@@ -329,30 +331,30 @@ func TestSAMLMethods(t *testing.T) {
 
 func TestSAMLAdmin(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, sqliteDB(t), 1)
-	ti := startSAMLIdP(t, e.p().SAMLMetadataURL())
+	e := idptest.NewEnv(t, idptest.SQLiteDB(t), 1)
+	ti := startSAMLIdP(t, samlfed.MetadataURL(e.Issuer))
 	for _, c := range []struct {
 		name string
-		f    idp.SAMLFederation
+		f    idp.Federation
 	}{
-		{"NoMetadata", idp.SAMLFederation{Name: "Okta", MetadataXML: "<x/>", Domains: []string{"example.com"}}},
-		{"NoName", idp.SAMLFederation{MetadataXML: ti.metadata(t), Domains: []string{"example.com"}}},
-		{"NoDomain", idp.SAMLFederation{Name: "Okta", MetadataXML: ti.metadata(t)}},
-		{"BadMetadataURL", idp.SAMLFederation{Name: "Okta", MetadataURL: "ftp://x", Domains: []string{"example.com"}}},
+		{"NoMetadata", idp.Federation{Kind: idp.KindSAML, Name: "Okta", SAMLMetadata: "<x/>", Domains: []string{"example.com"}}},
+		{"NoName", idp.Federation{Kind: idp.KindSAML, SAMLMetadata: ti.metadata(t), Domains: []string{"example.com"}}},
+		{"NoDomain", idp.Federation{Kind: idp.KindSAML, Name: "Okta", SAMLMetadata: ti.metadata(t)}},
+		{"BadMetadataURL", idp.Federation{Kind: idp.KindSAML, Name: "Okta", SAMLMetadataURL: "ftp://x", Domains: []string{"example.com"}}},
 	} {
-		if _, err := e.p().AddSAMLFederation(context.Background(), c.f); feedback.ErrorCode(err) != feedback.EValidation {
+		if _, err := e.P().AddFederation(context.Background(), c.f); feedback.ErrorCode(err) != feedback.EValidation {
 			t.Errorf("%s: %v, want EValidation", c.name, err)
 		}
 	}
-	byURL := idp.SAMLFederation{Name: "Okta", MetadataURL: ti.srv.URL + "/metadata", Domains: []string{"example.com"}}
-	if _, err := e.p().AddSAMLFederation(context.Background(), byURL); err != nil {
+	byURL := idp.Federation{Kind: idp.KindSAML, Name: "Okta", SAMLMetadataURL: ti.srv.URL + "/metadata", Domains: []string{"example.com"}}
+	if _, err := e.P().AddFederation(context.Background(), byURL); err != nil {
 		t.Errorf("by metadata URL: %v", err)
 	}
 	byURL.Domains = []string{"example.org", "example.com"}
-	if _, err := e.p().AddSAMLFederation(context.Background(), byURL); feedback.ErrorCode(err) != feedback.EConflict {
+	if _, err := e.P().AddFederation(context.Background(), byURL); feedback.ErrorCode(err) != feedback.EConflict {
 		t.Errorf("a domain taken: %v, want EConflict", err)
 	}
-	resp, err := http.Get(e.p().SAMLMetadataURL())
+	resp, err := http.Get(samlfed.MetadataURL(e.Issuer))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,8 +363,8 @@ func TestSAMLAdmin(t *testing.T) {
 	if err := xml.NewDecoder(resp.Body).Decode(&ed); err != nil {
 		t.Fatal(err)
 	}
-	if ed.EntityID != e.issuer+"/saml/metadata" || len(ed.SPSSODescriptors) != 1 ||
-		ed.SPSSODescriptors[0].AssertionConsumerServices[0].Location != e.issuer+"/saml/acs" {
+	if ed.EntityID != e.Issuer+"/saml/metadata" || len(ed.SPSSODescriptors) != 1 ||
+		ed.SPSSODescriptors[0].AssertionConsumerServices[0].Location != e.Issuer+"/saml/acs" {
 		t.Errorf("SP metadata: %+v", ed)
 	}
 }

@@ -1,4 +1,4 @@
-package idp
+package samlfed
 
 import (
 	"context"
@@ -13,150 +13,126 @@ import (
 	"github.com/russellhaering/gosaml2/types"
 	"golang.org/x/oauth2"
 
+	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/idp"
 	"github.com/feedbackhq/feedback/server/secret"
-	"github.com/feedbackhq/feedback/server/sqlstore"
+	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // samlSkew is the clock difference allowed with an IdP.
 const samlSkew = 2 * time.Minute
 
-// samlRequest is a sign-in sent to a SAML IdP: a row of idp_saml_requests.
-type samlRequest struct {
-	authRequestID, federationID, requestID string
+// requestTTL is how long a sign-in may stay at an IdP.
+const requestTTL = 10 * time.Minute
+
+// request is a sign-in sent to a SAML IdP, as the ACS finds it.
+type request struct {
+	signInID, federationID, requestID string
 }
 
-// startSAML sends the browser of sign-in a to the IdP of f with an
+// Start sends the browser of sign-in s to the IdP of f with an
 // AuthnRequest (HTTP-Redirect binding). Its RelayState is stored (as a
 // hash) with the request's ID, and set in a cookie that only the ACS
 // reads: a response counts only in the browser that started it.
-func (p *Provider) startSAML(w http.ResponseWriter, r *http.Request, a *authRequest, f *Federation, idp *samlIdP) {
-	sp := p.serviceProvider(idp)
+func (fr *federator) Start(w http.ResponseWriter, r *http.Request, s *idp.SignIn, f *idp.Federation, _ string) {
+	md, err := parseMetadata(f.SAMLMetadata)
+	if err != nil {
+		fr.h.Fail(w, r, s, f, err)
+		return
+	}
+	sp := fr.serviceProvider(md)
 	doc, err := sp.BuildAuthRequestDocument()
 	if err != nil {
-		p.upstreamFailed(w, r, a.id, f, err)
+		fr.h.Fail(w, r, s, f, err)
 		return
 	}
 	relay := oauth2.GenerateVerifier()
-	st := samlRequest{a.id, f.ID, doc.Root().SelectAttrValue("ID", "")}
-	if err := p.storeSAMLRequest(r.Context(), relay, st); err != nil {
-		p.internalError(w, r, err)
+	if err := fr.storeRequest(r.Context(), relay, request{s.ID(), f.ID, doc.Root().SelectAttrValue("ID", "")}); err != nil {
+		fr.h.Error(w, r, err)
 		return
 	}
 	u, err := sp.BuildAuthURLRedirect(relay, doc)
 	if err != nil {
-		p.upstreamFailed(w, r, a.id, f, err)
+		fr.h.Fail(w, r, s, f, err)
 		return
 	}
-	http.SetCookie(w, p.relayCookie(relay, int(federationTTL/time.Second)))
+	http.SetCookie(w, fr.relayCookie(relay, int(requestTTL/time.Second)))
 	http.Redirect(w, r, u, http.StatusSeeOther)
-}
-
-// samlStarted sends the browser of sign-in a to f's IdP, and reports
-// true, if f is a SAML federation.
-func (p *Provider) samlStarted(w http.ResponseWriter, r *http.Request, a *authRequest, f *Federation) bool {
-	if !f.SAML {
-		return false
-	}
-	idp, err := p.samlIdPOf(r.Context(), f.ID)
-	switch {
-	case errors.Is(err, errNotFound):
-		p.loginPage(w, r, http.StatusBadRequest, "This way of signing in is no longer available.")
-	case err != nil:
-		p.upstreamFailed(w, r, a.id, f, err)
-	default:
-		p.startSAML(w, r, a, f, idp)
-	}
-	return true
 }
 
 // relayCookie returns the browser-binding cookie of relay. The IdP posts
 // to the ACS from another site, so over https the cookie is
 // SameSite=None; over http (Insecure, in development) browsers refuse
 // None without Secure, and it has no SameSite.
-func (p *Provider) relayCookie(relay string, maxAge int) *http.Cookie {
-	secure := strings.HasPrefix(p.cfg.Issuer, "https:")
+func (fr *federator) relayCookie(relay string, maxAge int) *http.Cookie {
+	secure := fr.env.Secure()
 	c := &http.Cookie{Name: "idp_saml_" + hex.EncodeToString(secret.Hash(relay)[:6]), Value: relay,
-		Path: p.prefix + samlACSPath, MaxAge: maxAge, HttpOnly: true, Secure: secure}
+		Path: fr.env.Prefix + ACSPath, MaxAge: maxAge, HttpOnly: true, Secure: secure}
 	if secure {
 		c.SameSite = http.SameSiteNoneMode
 	}
 	return c
 }
 
-// storeSAMLRequest records st under the hash of relay.
-func (p *Provider) storeSAMLRequest(ctx context.Context, relay string, st samlRequest) (err error) {
-	defer wrap(&err, "storeSAMLRequest")
-	now := p.now()
-	_, err = p.cfg.DB.Exec(ctx, `INSERT INTO idp_saml_requests (relay_hash, auth_request_id, federation_id,
-		request_id, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		secret.Hash(relay), st.authRequestID, st.federationID, st.requestID, now, now.Add(federationTTL))
-	return err
+// storeRequest records st under the hash of relay.
+func (fr *federator) storeRequest(ctx context.Context, relay string, st request) error {
+	now := fr.env.Now()
+	return fr.env.Store.CreateIdPSAMLRequest(ctx, &server.IdPSAMLRequest{RelayHash: secret.Hash(relay),
+		AuthRequestID: st.signInID, FederationID: st.federationID, RequestID: st.requestID,
+		ExpiresAt: now.Add(requestTTL)}, now)
 }
 
-// takeSAMLRequest returns the request of relay and deletes it (a
-// RelayState counts once), or errNotFound.
-func (p *Provider) takeSAMLRequest(ctx context.Context, relay string) (_ *samlRequest, err error) {
-	defer wrap(&err, "takeSAMLRequest")
-	st := &samlRequest{}
-	err = p.cfg.DB.InTx(ctx, func(tx sqlstore.Conn) error {
-		return orNotFound(tx.QueryRow(ctx, `DELETE FROM idp_saml_requests WHERE relay_hash = $1 AND expires_at > $2
-			RETURNING auth_request_id, federation_id, request_id`, secret.Hash(relay), p.now()).
-			Scan(&st.authRequestID, &st.federationID, &st.requestID))
-	})
-	return st, err
-}
-
-// relayRequest returns the request that relay names, if the browser holds
-// its cookie, or writes the page that says it has expired. The cookie is
-// deleted either way.
-func (p *Provider) relayRequest(w http.ResponseWriter, r *http.Request, relay string) (*samlRequest, bool) {
-	return takeBound(p, w, r, relay, p.relayCookie(relay, -1), p.takeSAMLRequest)
-}
-
-// handleSAMLACS handles "POST /saml/acs" (SAMLResponse, RelayState): an
-// IdP posts its response here. It checks the RelayState against the
+// handleACS handles "POST /saml/acs" (SAMLResponse, RelayState): an IdP
+// posts its response here. It checks the RelayState against the
 // browser's cookie and the stored request, verifies the response, and
-// completes the sign-in of the identity.
-func (p *Provider) handleSAMLACS(w http.ResponseWriter, r *http.Request) {
+// has the provider finish the sign-in of the identity.
+func (fr *federator) handleACS(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, 1<<20)
 	if err := r.ParseForm(); err != nil {
 		http.Error(w, "Bad request", http.StatusBadRequest)
 		return
 	}
-	st, ok := p.relayRequest(w, r, r.PostForm.Get("RelayState"))
+	ctx, relay := r.Context(), r.PostForm.Get("RelayState")
+	if !idp.Bound(w, r, relay, fr.relayCookie(relay, -1)) {
+		fr.h.Error(w, r, idp.ErrExpired)
+		return
+	}
+	row, err := fr.env.Store.TakeIdPSAMLRequest(ctx, secret.Hash(relay), fr.env.Now()) // a RelayState counts once
+	if err != nil {
+		fr.h.Error(w, r, err)
+		return
+	}
+	s, f, ok := fr.h.Resume(w, r, row.AuthRequestID, row.FederationID)
 	if !ok {
 		return
 	}
-	ctx := r.Context()
-	a, err := p.authRequest(ctx, st.authRequestID)
-	if err == nil && a.Done() {
-		err = errNotFound
-	}
-	var f *Federation
-	var idp *samlIdP
-	if err == nil {
-		f, err = p.federationByID(ctx, st.federationID)
-	}
-	if err == nil {
-		idp, err = p.samlIdPOf(ctx, f.ID)
-	}
+	md, err := fr.metadataOf(f)
 	if err != nil {
-		p.step(w, r, err, nil)
+		fr.h.Error(w, r, err)
 		return
 	}
-	id, err := p.samlIdentity(ctx, idp, f, st.requestID, r.PostForm.Get("SAMLResponse"))
+	id, err := fr.identity(ctx, md, f, row.RequestID, r.PostForm.Get("SAMLResponse"))
 	if err != nil {
-		p.upstreamFailed(w, r, a.id, f, err)
+		fr.h.Fail(w, r, s, f, err)
 		return
 	}
-	p.finishFederated(w, r, a, f, id)
+	fr.h.Finish(w, r, s, f, *id)
 }
 
-// samlIdentity verifies an encoded response of idp to the request
+// metadataOf returns the IdP of f, or idp.ErrExpired when f is no SAML
+// federation.
+func (fr *federator) metadataOf(f *idp.Federation) (*metadata, error) {
+	if f.Kind != idp.KindSAML {
+		return nil, idp.ErrExpired
+	}
+	return parseMetadata(f.SAMLMetadata)
+}
+
+// identity verifies an encoded response of md's IdP to the request
 // requestID of f, records its assertion's ID against replays, and
 // returns the identity it asserts.
-func (p *Provider) samlIdentity(ctx context.Context, idp *samlIdP, f *Federation, requestID, encoded string) (*upstreamIdentity, error) {
-	sp := p.serviceProvider(idp)
+func (fr *federator) identity(ctx context.Context, md *metadata, f *idp.Federation, requestID, encoded string) (*idp.Identity, error) {
+	sp := fr.serviceProvider(md)
 	resp, err := sp.ValidateEncodedResponse(encoded) // signature, issuer, destination, status
 	if err != nil {
 		return nil, fmt.Errorf("SAML response: %w", err)
@@ -166,19 +142,19 @@ func (p *Provider) samlIdentity(ctx context.Context, idp *samlIdP, f *Federation
 	}
 	// A signed assertion counts once, even when refused below.
 	as := &resp.Assertions[0]
-	if err := p.markAssertion(ctx, f.ID, as); err != nil {
+	if err := fr.markAssertion(ctx, f.ID, as); err != nil {
 		return nil, err
 	}
-	if err := p.checkAssertion(sp, resp, as, requestID); err != nil {
+	if err := fr.checkAssertion(sp, resp, as, requestID); err != nil {
 		return nil, err
 	}
-	return (&upstream{f: f}).identity(upstreamClaims{Email: assertedEmail(as), AMR: samlMethods(as)})
+	return &idp.Identity{Email: assertedEmail(as), AMR: samlMethods(as)}, nil
 }
 
 // checkAssertion checks what gosaml2 leaves to its caller: the response
 // and its subject confirmation answer requestID at the ACS, the audience
 // is this SP, and the conditions hold now (give or take samlSkew).
-func (p *Provider) checkAssertion(sp *saml2.SAMLServiceProvider, resp *types.Response, as *types.Assertion, requestID string) error {
+func (fr *federator) checkAssertion(sp *saml2.SAMLServiceProvider, resp *types.Response, as *types.Assertion, requestID string) error {
 	if resp.Destination != sp.AssertionConsumerServiceURL || resp.InResponseTo != requestID || requestID == "" {
 		return errors.New("SAML response: wrong destination or InResponseTo")
 	}
@@ -193,7 +169,7 @@ func (p *Provider) checkAssertion(sp *saml2.SAMLServiceProvider, resp *types.Res
 	if warn.NotInAudience {
 		return errors.New("SAML assertion: not for this audience")
 	}
-	now := p.now()
+	now := fr.env.Now()
 	notBefore, err1 := time.Parse(time.RFC3339, c.NotBefore)
 	notOnOrAfter, err2 := time.Parse(time.RFC3339, c.NotOnOrAfter)
 	if err1 != nil || err2 != nil || now.Add(samlSkew).Before(notBefore) || !now.Add(-samlSkew).Before(notOnOrAfter) {
@@ -212,21 +188,19 @@ func (p *Provider) checkAssertion(sp *saml2.SAMLServiceProvider, resp *types.Res
 // markAssertion records the ID of as until it expires (then purge deletes
 // it), or returns an error if it was recorded already: an assertion counts
 // once.
-func (p *Provider) markAssertion(ctx context.Context, federationID string, as *types.Assertion) (err error) {
-	defer wrap(&err, "markAssertion")
+func (fr *federator) markAssertion(ctx context.Context, federationID string, as *types.Assertion) error {
 	if as.ID == "" {
 		return errors.New("SAML assertion without ID")
 	}
-	now := p.now()
-	until := now.Add(federationTTL)
+	now := fr.env.Now()
+	until := now.Add(requestTTL)
 	if c := as.Conditions; c != nil {
 		if t, err := time.Parse(time.RFC3339, c.NotOnOrAfter); err == nil && t.After(until) {
 			until = t
 		}
 	}
-	_, err = p.cfg.DB.Exec(ctx, `INSERT INTO idp_saml_assertions (federation_id, assertion_id, expires_at)
-		VALUES ($1, $2, $3)`, federationID, as.ID, until.Add(samlSkew))
-	if errors.Is(err, sqlstore.ErrUnique) {
+	err := fr.env.Store.AddIdPSAMLAssertion(ctx, federationID, as.ID, until.Add(samlSkew))
+	if feedback.ErrorCode(err) == feedback.EConflict {
 		return errors.New("SAML assertion replayed")
 	}
 	return err

@@ -1,4 +1,4 @@
-package idp_test
+package oidcfed_test
 
 import (
 	"testing"
@@ -16,6 +16,7 @@ const (
 	upstreamDomain   = "zitadel.ch"
 	upstreamClient   = "feedback-idp"
 	upstreamSecret   = "feedback-idp-upstream-secret"
+	password         = "correct horse battery" // of accounts made with a password
 )
 
 // startUpstream serves an organisation's OpenID provider on

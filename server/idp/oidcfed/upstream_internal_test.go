@@ -1,14 +1,16 @@
-package idp
+package oidcfed
 
 import (
 	"encoding/json"
 	"errors"
-	"slices"
+	"strings"
 	"testing"
+
+	"github.com/feedbackhq/feedback/server/idp"
 )
 
 func TestUpstreamIdentity(t *testing.T) {
-	u := &upstream{f: &Federation{Domains: []string{"example.com"}}}
+	u := &upstream{f: &idp.Federation{Domains: []string{"example.com"}}}
 	for _, c := range []struct {
 		name, email, verified string // verified: the raw JSON, "" when absent
 		ok                    bool
@@ -23,26 +25,8 @@ func TestUpstreamIdentity(t *testing.T) {
 		{"NoEmail", "", `true`, false},
 	} {
 		id, err := u.identity(upstreamClaims{Email: c.email, EmailVerified: json.RawMessage(c.verified)})
-		if c.ok && (err != nil || id.email != normalizeEmail(c.email)) || !c.ok && !errors.Is(err, errUnverified) {
+		if c.ok && (err != nil || id.Email != strings.ToLower(strings.TrimSpace(c.email))) || !c.ok && !errors.Is(err, idp.ErrUnverified) {
 			t.Errorf("%s: %+v, %v", c.name, id, err)
-		}
-	}
-}
-
-func TestUpstreamMethods(t *testing.T) {
-	id := &upstreamIdentity{amr: []string{"pwd", "fed", "hwk"}}
-	for _, c := range []struct {
-		name  string
-		trust bool
-		want  []string
-		mfa   bool
-	}{
-		{"Untrusted", false, []string{"fed"}, false},
-		{"Trusted", true, []string{"pwd", "hwk", "fed"}, true},
-	} {
-		f := &Federation{TrustUpstreamMFA: c.trust}
-		if got := id.methods(f); !slices.Equal(got, c.want) || id.passesMFA(f) != c.mfa {
-			t.Errorf("%s: amr %v, MFA %t; want %v, %t", c.name, got, id.passesMFA(f), c.want, c.mfa)
 		}
 	}
 }

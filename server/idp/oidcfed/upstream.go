@@ -1,11 +1,10 @@
-package idp
+package oidcfed
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -14,7 +13,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/feedbackhq/feedback/server/auth"
-	"github.com/feedbackhq/feedback/shared/feedback"
+	"github.com/feedbackhq/feedback/server/idp"
 )
 
 // discoveryTTL is how long an upstream provider's discovery document (and
@@ -34,49 +33,39 @@ type discovered struct {
 
 // upstream is a federation's provider as this provider's client.
 type upstream struct {
-	f        *Federation
+	f        *idp.Federation
 	provider *oidc.Provider
 	oauth    oauth2.Config
 }
 
 // upstream discovers f's provider, or reuses what it discovered lately.
-func (p *Provider) upstream(ctx context.Context, f *Federation) (*upstream, error) {
-	now := p.now()
-	p.ups.mu.Lock()
-	d, ok := p.ups.m[f.Issuer]
-	p.ups.mu.Unlock()
+func (fr *federator) upstream(ctx context.Context, f *idp.Federation) (*upstream, error) {
+	now := fr.env.Now()
+	fr.ups.mu.Lock()
+	d, ok := fr.ups.m[f.Issuer]
+	fr.ups.mu.Unlock()
 	if !ok || now.Sub(d.at) > discoveryTTL {
-		op, err := oidc.NewProvider(p.clientContext(ctx), f.Issuer)
+		op, err := oidc.NewProvider(fr.clientContext(ctx), f.Issuer)
 		if err != nil {
 			return nil, fmt.Errorf("discovery of %s: %w", f.Issuer, err)
 		}
 		d = discovered{provider: op, at: now}
-		p.ups.mu.Lock()
-		if p.ups.m == nil {
-			p.ups.m = map[string]discovered{}
+		fr.ups.mu.Lock()
+		if fr.ups.m == nil {
+			fr.ups.m = map[string]discovered{}
 		}
-		p.ups.m[f.Issuer] = d
-		p.ups.mu.Unlock()
+		fr.ups.m[f.Issuer] = d
+		fr.ups.mu.Unlock()
 	}
 	return &upstream{f: f, provider: d.provider, oauth: oauth2.Config{ClientID: f.ClientID, ClientSecret: f.ClientSecret,
-		Endpoint: d.provider.Endpoint(), RedirectURL: p.FederationRedirectURI(),
+		Endpoint: d.provider.Endpoint(), RedirectURL: fr.env.URL(CallbackPath),
 		Scopes: []string{oidc.ScopeOpenID, "email"}}}, nil
 }
 
 // clientContext carries the client that reaches upstream providers.
-func (p *Provider) clientContext(ctx context.Context) context.Context {
-	return oidc.ClientContext(ctx, p.cfg.HTTPClient)
+func (fr *federator) clientContext(ctx context.Context) context.Context {
+	return oidc.ClientContext(ctx, fr.env.HTTPClient)
 }
-
-// upstreamIdentity is what a federation's provider says of a person.
-type upstreamIdentity struct {
-	email string   // normalised
-	amr   []string // as the ID token has it
-}
-
-// errUnverified refuses an identity whose address the federation does not
-// vouch for.
-var errUnverified = errors.New("idp: the upstream identity has no verified address of the federation's domains")
 
 // upstreamClaims are the ID token's and userinfo's claims that matter.
 type upstreamClaims struct {
@@ -88,7 +77,7 @@ type upstreamClaims struct {
 // redeem exchanges code for tokens and returns the identity of the
 // verified ID token (signature, issuer, audience, expiry, nonce). It
 // asks userinfo for the address when the ID token has none.
-func (u *upstream) redeem(ctx context.Context, code, verifier, nonce string) (*upstreamIdentity, error) {
+func (u *upstream) redeem(ctx context.Context, code, verifier, nonce string) (*idp.Identity, error) {
 	tok, idt, err := auth.Redeem(ctx, &u.oauth, u.provider.Verifier(&oidc.Config{ClientID: u.f.ClientID}), code, verifier, nonce)
 	if err != nil {
 		return nil, err
@@ -122,34 +111,17 @@ func (u *upstream) userinfo(ctx context.Context, tok *oauth2.Token, subject stri
 	return c, nil
 }
 
-// identity checks c: an address in one of the federation's domains, not
-// said to be unverified. An upstream speaks only for its own domains, so
-// that it cannot sign in the accounts of others.
-func (u *upstream) identity(c upstreamClaims) (*upstreamIdentity, error) {
-	email := normalizeEmail(c.Email)
-	_, domain, _ := strings.Cut(email, "@")
+// identity checks c: an address of the federation's domains
+// (idp.Federation.Serves, which the provider checks again), not said to
+// be unverified.
+func (u *upstream) identity(c upstreamClaims) (*idp.Identity, error) {
+	email, ok := u.f.Serves(c.Email)
 	verified := strings.TrimSpace(string(c.EmailVerified))
 	switch {
-	case !feedback.ValidEmail(email) || !slices.Contains(u.f.Domains, domain):
-		return nil, errUnverified
+	case !ok:
+		return nil, idp.ErrUnverified
 	case verified != "" && verified != "true" && verified != `"true"`:
-		return nil, errUnverified
+		return nil, idp.ErrUnverified
 	}
-	return &upstreamIdentity{email: email, amr: c.AMR}, nil
-}
-
-// methods returns the amr of a federated sign-in through f: "fed", after
-// the upstream's when f trusts them.
-func (id *upstreamIdentity) methods(f *Federation) []string {
-	if !f.TrustUpstreamMFA {
-		return []string{"fed"}
-	}
-	amr := slices.DeleteFunc(slices.Clone(id.amr), func(m string) bool { return m == "fed" || m == "" })
-	return append(amr, "fed")
-}
-
-// passesMFA reports whether a federated sign-in through f counts as two
-// factors: f trusts its provider's amr, which names a second factor.
-func (id *upstreamIdentity) passesMFA(f *Federation) bool {
-	return f.TrustUpstreamMFA && auth.HasSecondFactor(id.amr)
+	return &idp.Identity{Email: email, AMR: c.AMR}, nil
 }
