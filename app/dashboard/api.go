@@ -5,14 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/feedbackhq/feedback/app/browser"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
-
-// send is window.fetch with the session cookies (same origin); tests
-// replace it. Call it from a goroutine (ctx.Async), never inside an
-// event handler's synchronous part (see app/browser).
-var send = browser.Fetch{}.Send
 
 // apiError is a failed request, with a message meant for the person
 // using the dashboard.
@@ -30,18 +24,18 @@ var errUnreachable = &apiError{Message: "The service cannot be reached. Check yo
 // 2xx JSON answer into out, when out is not nil. A failure is an
 // *apiError.
 func call(ctx context.Context, method, path string, out any) error {
-	res, err := send(ctx, method, "/api/v1"+path, map[string]string{"Accept": "application/json"}, nil)
+	status, body, err := send(ctx, method, "/api/v1"+path)
 	if err != nil {
 		return errUnreachable
 	}
-	if res.Status < 200 || res.Status > 299 {
-		return problemOf(res.Status, res.Body)
+	if status < 200 || status > 299 {
+		return problemOf(status, body)
 	}
-	if out == nil || len(res.Body) == 0 {
+	if out == nil || len(body) == 0 {
 		return nil
 	}
-	if json.Unmarshal(res.Body, out) != nil {
-		return &apiError{Status: res.Status, Message: "The service sent an answer the dashboard cannot read. Reload the page, then try again."}
+	if json.Unmarshal(body, out) != nil {
+		return &apiError{Status: status, Message: "The service sent an answer the dashboard cannot read. Reload the page, then try again."}
 	}
 	return nil
 }
