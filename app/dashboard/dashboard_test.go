@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +12,7 @@ import (
 )
 
 // render mounts p in go-app's test engine and returns its HTML.
-func render(t *testing.T, p *Page) string {
+func render(t *testing.T, p app.Composer) string {
 	t.Helper()
 	e := app.NewTestEngine()
 	if err := e.Load(p); err != nil {
@@ -23,33 +24,40 @@ func render(t *testing.T, p *Page) string {
 
 func TestNew(t *testing.T) {
 	for _, tt := range []struct {
-		path    string
-		ok      bool
-		slug    string
-		section section
+		path  string
+		ok    bool
+		slug  string
+		route string // "" for a place that has no page
 	}{
-		{"/w/demo/", true, "demo", overview},
-		{"/w/a-1/reviews", true, "a-1", missing},
-		{"/w/a-1/reviews/42/", true, "a-1", missing},
-		{"/settings/security", true, "", security},
-		{"/w/demo", false, "", 0},
-		{"/w/Demo/", false, "", 0},
-		{"/w/-x/", false, "", 0},
-		{"/w/demo/x%22y", false, "", 0},
-		{`/w/demo/"onmouseover=`, false, "", 0},
-		{"/w/" + strings.Repeat("a", 64) + "/", false, "", 0},
-		{"/settings/security/", true, "", missing},
-		{"/settings", true, "", missing},
-		{"/settings/tokens", true, "", missing},
-		{"/settings/Tokens", false, "", 0},
-		{"/settingsx", false, "", 0},
-		{"/", false, "", 0},
+		{"/w/demo/", true, "demo", "overview"},
+		{"/w/a-1/reviews", true, "a-1", ""},
+		{"/w/a-1/reviews/42/", true, "a-1", ""},
+		{"/settings/security", true, "", "security"},
+		{"/w/demo", false, "", ""},
+		{"/w/Demo/", false, "", ""},
+		{"/w/-x/", false, "", ""},
+		{"/w/demo/x%22y", false, "", ""},
+		{`/w/demo/"onmouseover=`, false, "", ""},
+		{"/w/" + strings.Repeat("a", 64) + "/", false, "", ""},
+		{"/settings/security/", true, "", ""},
+		{"/settings", true, "", ""},
+		{"/settings/tokens", true, "", ""},
+		{"/settings/Tokens", false, "", ""},
+		{"/settingsx", false, "", ""},
+		{"/", false, "", ""},
 	} {
 		p, ok := New(tt.path)
-		if ok != tt.ok || (ok && (p.slug != tt.slug || p.section != tt.section)) {
-			t.Errorf("New(%q) = %+v, %v; want slug %q section %d, %v", tt.path, p, ok, tt.slug, tt.section, tt.ok)
+		if ok != tt.ok || (ok && (p.slug != tt.slug || routeName(p.route) != tt.route)) {
+			t.Errorf("New(%q) = %+v, %v; want slug %q route %q, %v", tt.path, p, ok, tt.slug, tt.route, tt.ok)
 		}
 	}
+}
+
+func routeName(r *route) string {
+	if r == nil {
+		return ""
+	}
+	return r.name
 }
 
 // TestPrerendered: the server's page is the loading shell, the same for
@@ -134,18 +142,21 @@ func TestNoAccess(t *testing.T) {
 }
 
 func TestSessions(t *testing.T) {
-	p, _ := New(SecurityPath)
-	p.status, p.me, p.lastSlug = ready, me(), "other"
+	shell, _ := New(SecurityPath)
+	shell.status, shell.me, shell.lastSlug = ready, me(), "other"
+	html := render(t, shell)
+	if link := regexp.MustCompile(`<a [^>]*id="nav-security"[^>]*>`).FindString(html); !strings.Contains(html, "Other") || !strings.Contains(link, `aria-current="page"`) {
+		t.Errorf("the security page's header does not name the workspace opened last or mark its link:\n%s", html)
+	}
 	at := feedback.NewTime(time.Date(2026, 3, 1, 9, 30, 0, 0, time.UTC))
-	p.sessions = sessionList{loaded: true, items: currentFirst([]feedback.Session{
+	p := &securityPage{Shell: shell, sessions: sessionList{loaded: true, items: currentFirst([]feedback.Session{
 		{ID: "s2", UserAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1", IP: "203.0.113.9", CreatedAt: at, LastSeenAt: at},
 		{ID: "s1", UserAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36", IP: "127.0.0.1", CreatedAt: at, LastSeenAt: at, Current: true},
-	})}
-	html := render(t, p)
+	})}}
+	html = render(t, p)
 	for _, want := range []string{
 		"<caption>Active sessions</caption>", `scope="col"`, `scope="row"`, "Chrome on Linux", "This device", "Safari on iPhone",
 		"203.0.113.9", "1 Mar 2026", `aria-label="Revoke the session of Safari on iPhone, 203.0.113.9"`,
-		"Other", // the header names the workspace opened last
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the sessions page lacks %q:\n%s", want, html)
@@ -207,8 +218,9 @@ func TestErrors(t *testing.T) {
 
 	p, _ = New(SecurityPath)
 	p.status, p.me = ready, me()
-	p.sessions.problem = "The sessions could not be loaded: " + problemOf(500, nil).Error()
-	html = render(t, p)
+	sec := &securityPage{Shell: p}
+	sec.sessions.problem = "The sessions could not be loaded: " + problemOf(500, nil).Error()
+	html = render(t, sec)
 	for _, want := range []string{`role="alert"`, "could not be loaded: The service had a problem (error 500)", ">Reload the sessions</button>"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("a failed list lacks %q:\n%s", want, html)

@@ -4,29 +4,24 @@ import (
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 )
 
-// IDs of the elements that the focus moves to and that tests look for.
-const (
-	titleID  = "page-title"
-	statusID = "sessions-status"
-)
-
-// Render renders the page: a header, then the main content for what the
-// page knows about the user.
-func (p *Page) Render() app.UI {
+// Render renders the shell: the header, the live status, then the main
+// content for what the shell knows about the user.
+func (s *Shell) Render() app.UI {
 	return app.Div().ID("dashboard").Class("dashboard").Body(
-		p.renderHeader(),
-		app.Main().ID("main").Body(p.renderMain()),
+		s.renderHeader(),
+		app.If(s.live != "", func() app.UI { return app.P().ID("live-status").Class("hint").Role("status").Text(s.live) }),
+		app.Main().ID("main").Body(s.renderMain()),
 	)
 }
 
-func (p *Page) renderMain() app.UI {
-	switch p.status {
+func (s *Shell) renderMain() app.UI {
+	switch s.status {
 	case signedOut:
-		return p.renderSignedOut()
+		return s.renderSignedOut()
 	case failed:
-		return p.renderFailed()
+		return s.renderFailed()
 	case ready:
-		return p.renderReady()
+		return app.Div().Body(s.page())
 	}
 	return app.Section().Body(
 		title("Dashboard"),
@@ -35,37 +30,30 @@ func (p *Page) renderMain() app.UI {
 	)
 }
 
-// title is the page's heading, which the focus moves to after an in-app
-// navigation.
-func title(text string) app.UI {
-	return app.H1().ID(titleID).TabIndex(-1).Text(text)
-}
-
 // renderFailed says why the dashboard could not load and offers to try
 // again.
-func (p *Page) renderFailed() app.UI {
+func (s *Shell) renderFailed() app.UI {
 	return app.Section().Body(
 		title("The dashboard could not load"),
-		app.Div().Class("errors").Role("alert").Body(app.P().ID("load-error").Text(p.problem)),
+		app.Div().Class("errors").Role("alert").Body(app.P().ID("load-error").Text(s.problem)),
 		app.Button().ID("retry").Type("button").Class("primary").Text("Try again").
-			OnClick(func(ctx app.Context, e app.Event) { p.loadMe() }),
+			OnClick(func(ctx app.Context, e app.Event) { s.loadMe() }),
 	)
 }
 
-func (p *Page) renderReady() app.UI {
-	return app.Div().Body(p.renderSection())
-}
-
-func (p *Page) renderSection() app.UI {
+// page returns the component of the path's page for a signed-in user:
+// the route's, or the answers for a workspace they cannot open and for a
+// place that has no page.
+func (s *Shell) page() app.UI {
 	switch {
-	case p.section == security:
-		return p.renderSecurity()
-	case p.section == missing && p.slug == "":
-		return p.renderMissing()
-	case p.workspace() == nil:
-		return p.renderNoAccess()
-	case p.section == missing:
-		return p.renderMissing()
+	case s.route != nil && !s.route.workspace:
+		return s.route.page(s)
+	case s.route == nil && s.slug == "":
+		return &missingPage{}
+	case s.workspace() == nil:
+		return &noAccessPage{Slug: s.slug, Workspaces: s.me.Workspaces}
+	case s.route == nil:
+		return &missingPage{Slug: s.slug}
 	}
-	return p.renderOverview()
+	return s.route.page(s)
 }

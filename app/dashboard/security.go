@@ -1,12 +1,24 @@
 package dashboard
 
 import (
+	"context"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
+
+// securityPage is Settings > Security: the active sessions, which the
+// user can revoke. Shell is the frame it is shown in, told when the
+// session turns out to be gone.
+type securityPage struct {
+	app.Compo
+	requests
+	Shell *Shell
+
+	sessions sessionList
+}
 
 // sessionList is the state of Settings > Security > Active sessions.
 type sessionList struct {
@@ -18,27 +30,37 @@ type sessionList struct {
 	problem string // why the last request failed
 }
 
+// OnMount loads the sessions.
+func (p *securityPage) OnMount(ctx app.Context) {
+	p.mount(ctx)
+	p.loadSessions()
+}
+
+// OnNav loads the sessions again when the person navigates to the page
+// it is on.
+func (p *securityPage) OnNav(ctx app.Context) { p.loadSessions() }
+
+// OnDismount cancels the page's requests.
+func (p *securityPage) OnDismount() { p.dismount() }
+
 // loadSessions asks for the user's sessions. The list on screen stays
 // until the answer replaces it.
-func (p *Page) loadSessions() {
+func (p *securityPage) loadSessions() {
 	if p.sessions.loading {
 		return
 	}
 	p.sessions.loading = true
-	c, ui := p.context(), p.ui
-	ui.Async(func() {
+	p.async(func(c context.Context) func(app.Context) {
 		items, err := getSessions(c)
-		ui.Dispatch(func(ctx app.Context) { p.gotSessions(ctx, items, err) })
+		return func(ctx app.Context) { p.gotSessions(items, err) }
 	})
 }
 
-func (p *Page) gotSessions(ctx app.Context, items []feedback.Session, err error) {
+func (p *securityPage) gotSessions(items []feedback.Session, err error) {
 	p.sessions.loading = false
 	switch {
-	case p.status != ready:
-		return // signed out meanwhile
 	case isSignedOut(err):
-		p.toSignedOut(ctx, "Your session has ended. Sign in again.")
+		p.Shell.endSession("Your session has ended. Sign in again.")
 	case err != nil:
 		p.sessions.problem = "The sessions could not be loaded: " + err.Error()
 	default:
@@ -62,23 +84,22 @@ func currentFirst(items []feedback.Session) []feedback.Session {
 
 // revoke ends a session with DELETE /sessions/{id}, then reloads the
 // list. Revoking this device's session signs the user out here.
-func (p *Page) revoke(s feedback.Session) {
+func (p *securityPage) revoke(s feedback.Session) {
 	if p.sessions.busy != "" {
 		return
 	}
 	p.sessions.busy, p.sessions.notice, p.sessions.problem = s.ID, "", ""
-	c, ui := p.context(), p.ui
-	ui.Async(func() {
+	p.async(func(c context.Context) func(app.Context) {
 		err := revokeSession(c, s.ID)
-		ui.Dispatch(func(ctx app.Context) { p.revoked(ctx, s, err) })
+		return func(ctx app.Context) { p.revoked(ctx, s, err) }
 	})
 }
 
-func (p *Page) revoked(ctx app.Context, s feedback.Session, err error) {
+func (p *securityPage) revoked(ctx app.Context, s feedback.Session, err error) {
 	p.sessions.busy = ""
 	switch {
 	case isSignedOut(err) || (err == nil && s.Current):
-		p.toSignedOut(ctx, "You revoked the session of this device, so you are signed out here.")
+		p.Shell.endSession("You revoked the session of this device, so you are signed out here.")
 		return
 	case hasStatus(err, 404):
 		p.sessions.notice = "That session had already ended."
@@ -106,8 +127,8 @@ func without(items []feedback.Session, id string) []feedback.Session {
 	return out
 }
 
-// renderSecurity is Settings > Security: the active sessions.
-func (p *Page) renderSecurity() app.UI {
+// Render renders the page.
+func (p *securityPage) Render() app.UI {
 	l := &p.sessions
 	return app.Section().Body(
 		title("Security settings"),
@@ -136,7 +157,7 @@ func (l *sessionList) statusText() string {
 	return ""
 }
 
-func (p *Page) renderSessionTable() app.UI {
+func (p *securityPage) renderSessionTable() app.UI {
 	items := p.sessions.items
 	return app.Table().ID("sessions").Class("sessions").Body(
 		app.Caption().Text("Active sessions"),
@@ -153,7 +174,7 @@ func (p *Page) renderSessionTable() app.UI {
 
 // renderSession is one row: the device names the row, and its button
 // says which session it revokes.
-func (p *Page) renderSession(s feedback.Session) app.UI {
+func (p *securityPage) renderSession(s feedback.Session) app.UI {
 	device := deviceName(s.UserAgent)
 	label := "Revoke the session of " + device + ", " + s.IP
 	row := app.Tr()

@@ -5,27 +5,27 @@ import (
 )
 
 // renderSignedOut invites the user to sign in and come back here.
-func (p *Page) renderSignedOut() app.UI {
+func (s *Shell) renderSignedOut() app.UI {
 	why := "Sign in to see your security settings."
-	if p.slug != "" {
-		why = "Sign in to open the dashboard of the workspace " + p.slug + "."
+	if s.slug != "" {
+		why = "Sign in to open the dashboard of the workspace " + s.slug + "."
 	}
 	return app.Section().Class("message").Body(
 		title("Sign in"),
-		app.If(p.reason != "", func() app.UI { return app.P().ID("signed-out").Role("status").Text(p.reason) }),
+		app.If(s.reason != "", func() app.UI { return app.P().ID("signed-out").Role("status").Text(s.reason) }),
 		app.P().Text(why),
-		app.P().Body(app.A().ID("sign-in").Class("button primary").Href("/auth/login?return_to="+p.returnPath()).
+		app.P().Body(app.A().ID("sign-in").Class("button primary").Href("/auth/login?return_to="+s.returnPath()).
 			Text("Sign in").OnClick(leaveApp)),
 	)
 }
 
 // returnPath is where the sign-in comes back to: this page, built from
 // the parts of the path that the route's pattern checked.
-func (p *Page) returnPath() string {
-	if p.slug == "" {
+func (s *Shell) returnPath() string {
+	if s.slug == "" {
 		return SecurityPath
 	}
-	return overviewPath(p.slug)
+	return overviewPath(s.slug)
 }
 
 // leaveApp lets the browser follow a link to a page the app does not

@@ -16,8 +16,5 @@ func register() {
 	app.RouteWithRegexp(ThanksPattern, func() app.Composer { return &visitor.Thanks{} })
 	app.Route(KioskPath, func() app.Composer { return &kiosk.Page{} })
 	app.Route(HomePath, func() app.Composer { return &home{} })
-	// One component type for both: go-app keeps it mounted, with the
-	// signed-in user, when the person moves between them.
-	app.RouteWithRegexp(dashboard.WorkspacePattern, func() app.Composer { return &dashboard.Page{} })
-	app.RouteWithRegexp(dashboard.SettingsPattern, func() app.Composer { return &dashboard.Page{} })
+	dashboard.Register()
 }

@@ -1,0 +1,84 @@
+package dashboard
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+)
+
+// Paths of the dashboard. A workspace's pages live under /w/{slug}/; the
+// user's own settings, which belong to no workspace, under /settings/.
+const (
+	// WorkspacePattern matches a workspace's dashboard and every path
+	// below it, with the slugs and segments the server's sign-in accepts
+	// as a place to return to: lower-case letters, digits and hyphens,
+	// so that a path can be written into a link as it is.
+	WorkspacePattern = `^/w/[a-z0-9][a-z0-9-]{0,62}/([a-z0-9-]+/?)*$`
+	// SecurityPath is Settings > Security: the active sessions.
+	SecurityPath = "/settings/security"
+	// SettingsPattern matches Global Settings and every path below it;
+	// those without a page yet answer "not found" in the dashboard.
+	SettingsPattern = `^/settings(/[a-z0-9-]+)*/?$`
+)
+
+// route is a page of the dashboard: where it is, its title, and its
+// component, made from the shell's state.
+type route struct {
+	name      string
+	workspace bool   // the page is below /w/{slug}/, else below /settings/
+	path      string // the rest of the path: "" for /w/{slug}/
+	title     string // the document title
+	nav       string // the text of its link in the navigation
+	page      func(s *Shell) app.UI
+}
+
+// routes is the dashboard's route table, in the order of the navigation.
+// A new page is a file with its component and an entry here.
+var routes = []*route{
+	{name: "overview", workspace: true, path: "", title: "Dashboard · Feedback", nav: "Overview",
+		page: func(s *Shell) app.UI { return &overviewPage{Workspace: s.workspace()} }},
+	{name: "security", path: "security", title: "Security · Feedback", nav: "Security settings",
+		page: func(s *Shell) app.UI { return &securityPage{Shell: s} }},
+}
+
+// missingTitle is the document title of a path below a workspace or the
+// settings that has no page.
+const missingTitle = "Page not found · Feedback"
+
+// Register routes the dashboard's paths to the shell, in the browser.
+// One component type for all: go-app keeps it mounted, with the
+// signed-in user, while the person moves between the pages.
+func Register() {
+	app.RouteWithRegexp(WorkspacePattern, func() app.Composer { return &Shell{} })
+	app.RouteWithRegexp(SettingsPattern, func() app.Composer { return &Shell{} })
+}
+
+var (
+	workspacePath = regexp.MustCompile(WorkspacePattern)
+	settingsPath  = regexp.MustCompile(SettingsPattern)
+)
+
+// parsePath returns the workspace slug ("" for the settings) and the
+// route of a dashboard path (nil for a place that has no page), and
+// reports whether path is a dashboard path at all.
+func parsePath(path string) (slug string, r *route, ok bool) {
+	var rest string
+	switch {
+	case settingsPath.MatchString(path):
+		rest = strings.TrimPrefix(strings.TrimPrefix(path, "/settings"), "/")
+	case workspacePath.MatchString(path):
+		slug, rest, _ = strings.Cut(strings.TrimPrefix(path, "/w/"), "/")
+	default:
+		return "", nil, false
+	}
+	for _, r := range routes {
+		if r.workspace == (slug != "") && r.path == rest {
+			return slug, r, true
+		}
+	}
+	return slug, nil, true
+}
+
+// overviewPath returns the overview path of the workspace slug.
+func overviewPath(slug string) string { return "/w/" + slug + "/" }

@@ -1,0 +1,150 @@
+package dashboard
+
+import (
+	"context"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// status is what the shell knows about the user.
+type status int
+
+const (
+	loading   status = iota // before GET /me answers, and in the prerendered page
+	signedOut               // no session: the signed-out view
+	failed                  // GET /me failed: problem says why
+	ready                   // signed in: me is set
+)
+
+// Shell is the dashboard's frame around its pages: the workspace, the
+// navigation, the user, the way out and the live status, and the page of
+// the path (see routes). One Shell serves every dashboard route, so that
+// it stays mounted, with the signed-in user, while the person moves
+// between the pages; each page is a component of its own, with its own
+// state. Everything the shell shows comes from the path and, in the
+// browser, from the API; it has no inputs.
+type Shell struct {
+	app.Compo
+	requests
+
+	slug     string // the workspace of the path; "" on the settings
+	route    *route // the page of the path; nil when it has none
+	lastSlug string // the workspace opened last, for the links of the settings
+
+	status    status
+	me        *feedback.Me
+	asking    bool   // GET /me is under way
+	problem   string // why GET /me failed
+	reason    string // why the user is signed out, after they acted
+	leaving   bool   // a sign-out is under way
+	live      string // the live status line; empty until live feedback comes
+	navigated bool   // the first navigation happened: move the focus on the next ones
+}
+
+// New returns the shell of a dashboard path as the server prerenders it,
+// and reports whether path is a dashboard path at all.
+func New(path string) (*Shell, bool) {
+	slug, r, ok := parsePath(path)
+	if !ok {
+		return nil, false
+	}
+	return &Shell{slug: slug, route: r}, true
+}
+
+// Found reports whether the path names a page of the dashboard, rather
+// than a place below a workspace or the settings that has none: the
+// server answers those with 404.
+func (s *Shell) Found() bool { return s.route != nil }
+
+// Title is the document title of the page.
+func (s *Shell) Title() string {
+	if s.route == nil {
+		return missingTitle
+	}
+	return s.route.title
+}
+
+// OnMount keeps the shell's context for the answers to its requests.
+func (s *Shell) OnMount(ctx app.Context) { s.mount(ctx) }
+
+// OnDismount cancels the shell's requests.
+func (s *Shell) OnDismount() { s.dismount() }
+
+// OnNav follows the path: go-app keeps the shell between the dashboard's
+// routes, so the user is asked for once per page load.
+func (s *Shell) OnNav(ctx app.Context) {
+	slug, r, _ := parsePath(ctx.Page().URL().Path)
+	first := !s.navigated
+	s.slug, s.route = slug, r
+	if slug != "" {
+		s.lastSlug = slug
+	}
+	ctx.Page().SetTitle("%s", s.Title())
+	if s.status == loading && !s.asking {
+		s.loadMe()
+	}
+	if !first {
+		focusLater(ctx, titleID) // an in-app navigation: tell screen readers where they are
+	}
+	s.navigated = true
+}
+
+// loadMe asks the API who is signed in.
+func (s *Shell) loadMe() {
+	s.status, s.problem, s.asking = loading, "", true
+	s.async(func(c context.Context) func(app.Context) {
+		me, err := getMe(c)
+		return func(ctx app.Context) { s.gotMe(ctx, me, err) }
+	})
+}
+
+func (s *Shell) gotMe(ctx app.Context, me *feedback.Me, err error) {
+	s.asking = false
+	switch {
+	case isSignedOut(err):
+		s.toSignedOut(ctx, "")
+	case err != nil:
+		s.status, s.problem = failed, err.Error()
+	default:
+		s.status, s.me = ready, me
+	}
+}
+
+// endSession shows the signed-out view after a page learned that the
+// session is gone, saying why.
+func (s *Shell) endSession(reason string) {
+	s.ui.Dispatch(func(ctx app.Context) { s.toSignedOut(ctx, reason) })
+}
+
+// toSignedOut shows the signed-out view, saying why when the user's own
+// action signed them out.
+func (s *Shell) toSignedOut(ctx app.Context, reason string) {
+	s.status, s.me, s.reason = signedOut, nil, reason
+	if reason != "" {
+		focusLater(ctx, titleID)
+	}
+}
+
+// workspace returns the membership the page is about: the path's
+// workspace, or on the settings the one opened last, else the first.
+// It is nil when the user cannot open the path's workspace.
+func (s *Shell) workspace() *feedback.Membership {
+	if s.me == nil {
+		return nil
+	}
+	want := s.slug
+	if want == "" {
+		want = s.lastSlug
+	}
+	for i, m := range s.me.Workspaces {
+		if m.Slug == want {
+			return &s.me.Workspaces[i]
+		}
+	}
+	if s.slug == "" && len(s.me.Workspaces) > 0 {
+		return &s.me.Workspaces[0]
+	}
+	return nil
+}
