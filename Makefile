@@ -18,6 +18,7 @@ STATICCHECK := $(BIN)/staticcheck
 WASMBROWSERTEST := $(BIN)/wasmbrowsertest
 
 WASM      := web/app.wasm
+DASHWASM  := web/dashboard.wasm
 BROTLI_Q  ?= 11
 APP_SRC   := $(shell find app shared -name '*.go' -not -name '*_test.go') go.mod go.sum
 
@@ -29,13 +30,16 @@ help: ## list the targets
 build: ## build bin/feedbackd
 	$(GO) build -trimpath -o $(FEEDBACKD) ./server/cmd/feedbackd
 
-wasm: $(WASM).br ## build the PWA into web/app.wasm, with .br and .gz copies
+wasm: $(WASM).br $(DASHWASM).br ## build the PWA into web/app.wasm and the dashboard into web/dashboard.wasm, with .br and .gz copies
 
 $(WASM): $(APP_SRC)
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(WASM) ./app
 
-$(WASM).br: $(WASM)
-	$(GO) run ./server/cmd/precompress -brotli $(BROTLI_Q) $(WASM)
+$(DASHWASM): $(APP_SRC)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(DASHWASM) ./app/cmd/dashboard
+
+%.wasm.br: %.wasm
+	$(GO) run ./server/cmd/precompress -brotli $(BROTLI_Q) $<
 
 run: build wasm ## start the service on the embedded SQLite default with a demo workspace (ADDR=:8080)
 	$(FEEDBACKD) demo --db $(DB) --base-url $(BASE_URL)
@@ -96,4 +100,4 @@ $(WASMBROWSERTEST): tools/go.mod tools/go.sum
 	cd tools && $(GO) build -o ../$(WASMBROWSERTEST) github.com/agnivade/wasmbrowsertest
 
 clean: ## remove build outputs
-	rm -rf $(BIN) $(WASM) $(WASM).br $(WASM).gz
+	rm -rf $(BIN) $(WASM) $(WASM).br $(WASM).gz $(DASHWASM) $(DASHWASM).br $(DASHWASM).gz

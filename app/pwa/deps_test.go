@@ -1,7 +1,9 @@
 package pwa_test
 
 import (
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -15,7 +17,15 @@ var notOnServer = []string{module + "/app/kiosk", module + "/app/offline", modul
 // goList runs go list with args and returns its output's lines.
 func goList(t *testing.T, args ...string) []string {
 	t.Helper()
-	out, err := exec.Command("go", append([]string{"list"}, args...)...).CombinedOutput()
+	return goListEnv(t, nil, args...)
+}
+
+// goListEnv runs go list with args and extra environment variables.
+func goListEnv(t *testing.T, env []string, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
@@ -49,6 +59,27 @@ func TestServerEntersThroughTheDoor(t *testing.T) {
 		for _, imp := range f[1:] {
 			if strings.HasPrefix(imp, module+"/app/") && imp != module+"/app/pwa" || imp == module+"/app" {
 				t.Errorf("%s imports %s; the server reaches the app only through app/pwa", f[0], imp)
+			}
+		}
+	}
+}
+
+// TestBuildsLinkTheirOwnPages: the visitors' and kiosks' wasm (app) never
+// links the dashboard, and the dashboard's (app/cmd/dashboard) none of
+// the visitor, kiosk and offline code.
+func TestBuildsLinkTheirOwnPages(t *testing.T) {
+	wasm := []string{"GOOS=js", "GOARCH=wasm"}
+	for build, banned := range map[string][]string{
+		module + "/app":               {module + "/app/dashboard"},
+		module + "/app/cmd/dashboard": {module + "/app/pwa", module + "/app/visitor", module + "/app/kiosk", module + "/app/offline", module + "/app/browser"},
+	} {
+		deps := goListEnv(t, wasm, "-deps", build)
+		if !slices.Contains(deps, "syscall/js") {
+			t.Fatalf("%s for js/wasm does not link syscall/js; the check would prove nothing", build)
+		}
+		for _, d := range deps {
+			if slices.Contains(banned, d) {
+				t.Errorf("the wasm of %s links %s", build, d)
 			}
 		}
 	}

@@ -17,6 +17,18 @@ const (
 	StylePath = "/web/style.css"
 	IconPath  = "/web/icon.svg"
 	WasmPath  = "/web/app.wasm"
+	// DashboardWasmPath is the dashboard's own build (app/cmd/dashboard),
+	// which visitors and kiosks never download.
+	DashboardWasmPath = "/web/dashboard.wasm"
+)
+
+// The scripts that load a build: go-app's app.js, with the path of the
+// wasm written into it. Visitor, kiosk and home pages load AppScript;
+// the dashboard's pages DashboardScript, the app.js of the handler
+// [NewDashboardHandler] returns, which the server serves at that path.
+const (
+	AppScript       = "/app.js"
+	DashboardScript = "/dashboard.js"
 )
 
 // Config is what the server knows about the build it serves.
@@ -59,10 +71,29 @@ func NewHandler(c Config) *app.Handler {
 	}
 }
 
+// NewDashboardHandler returns the go-app handler of the dashboard's
+// build, configured by c: the server serves only its app.js, at
+// [DashboardScript], which loads [DashboardWasmPath] and registers the
+// same service worker as the rest of the app (that of [NewHandler]).
+func NewDashboardHandler(c Config) *app.Handler {
+	h := NewHandler(c)
+	h.Resources = Resources{Wasm: DashboardWasmPath}
+	return h
+}
+
 // Resources resolves static resource paths as they are: the server serves
 // /web/ from its own file system, so go-app must not (its default lists
-// directories and proxies robots.txt through the Host header).
-type Resources struct{}
+// directories and proxies robots.txt through the Host header). Only
+// go-app's own wasm path can be sent elsewhere, to another build.
+type Resources struct {
+	// Wasm is the path of the build app.js loads; "" means WasmPath.
+	Wasm string
+}
 
-// Resolve returns path unchanged.
-func (Resources) Resolve(path string) string { return path }
+// Resolve returns path unchanged, but WasmPath as r.Wasm when it is set.
+func (r Resources) Resolve(path string) string {
+	if path == WasmPath && r.Wasm != "" {
+		return r.Wasm
+	}
+	return path
+}

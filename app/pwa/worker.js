@@ -9,6 +9,10 @@ const cacheName = "app-{{.Version}}";
 const resourcesToCache = {{.ResourcesToCache}};
 const NETWORK_ONLY = [/^\/api\//, /^\/ws$/, /^\/auth\//, /^\/idp\//, /^\/kiosk\//, /^\/healthz$/, /^\/readyz$/];
 const NAVIGATION_TIMEOUT = 4000;
+// The dashboard's own build is never precached, so that visitors and
+// kiosks never download it; a browser that opens the dashboard keeps the
+// copy it fetched, for offline use.
+const DASHBOARD = ["/dashboard.js", "/web/dashboard.wasm"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -38,6 +42,10 @@ self.addEventListener("fetch", (event) => {
   }
   if (req.mode === "navigate") {
     event.respondWith(navigate(event, req));
+    return;
+  }
+  if (DASHBOARD.includes(url.pathname)) {
+    event.respondWith(networkFirst(event, req));
     return;
   }
   if (resourcesToCache.includes(url.pathname) || url.pathname.startsWith("/web/")) {
@@ -72,6 +80,25 @@ async function cacheOpenPages(cache) {
       // offline already: the next visit online caches the page
     }
   }));
+}
+
+// networkFirst answers from the network and keeps a copy, or offline
+// from the copy.
+async function networkFirst(event, req) {
+  try {
+    const res = await fetch(req);
+    if (res.ok) {
+      const copy = res.clone();
+      event.waitUntil(caches.open(cacheName).then((c) => c.put(req, copy)));
+    }
+    return res;
+  } catch (err) {
+    const hit = await caches.match(req, { ignoreSearch: true });
+    if (hit) {
+      return hit;
+    }
+    throw err;
+  }
 }
 
 // navigate asks the network first and keeps a copy of every page it gets,

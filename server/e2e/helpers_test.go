@@ -119,17 +119,23 @@ func build(dir string) error {
 	return nil
 }
 
-// buildWasm builds the app as `make wasm` does, with a faster brotli.
+// buildWasm builds the app and the dashboard as `make wasm` does, with a
+// faster brotli.
 func buildWasm(out, extraLDFlags string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	wasm := filepath.Join(out, "app.wasm")
-	err := goCmd([]string{"GOOS=js", "GOARCH=wasm"}, "build", "-trimpath", "-ldflags=-s -w"+extraLDFlags, "-o", wasm, "./app")
-	if err != nil {
-		return err
+	for name, pkg := range map[string]string{"app.wasm": "./app", "dashboard.wasm": "./app/cmd/dashboard"} {
+		wasm := filepath.Join(out, name)
+		err := goCmd([]string{"GOOS=js", "GOARCH=wasm"}, "build", "-trimpath", "-ldflags=-s -w"+extraLDFlags, "-o", wasm, pkg)
+		if err != nil {
+			return err
+		}
+		if err := goCmd(nil, "run", "./server/cmd/precompress", "-brotli", "5", wasm); err != nil {
+			return err
+		}
 	}
-	return goCmd(nil, "run", "./server/cmd/precompress", "-brotli", "5", wasm)
+	return nil
 }
 
 // goCmd runs the go command in the repository.

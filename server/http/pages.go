@@ -13,11 +13,12 @@ import (
 
 // registerAppRoutes serves go-app's own resources and its static pages
 // (the home and the kiosk), whose HTML is the same for every request,
-// and the dashboard's pages.
+// and the dashboard's pages with the app.js of their own build.
 func (s *Server) registerAppRoutes(r chi.Router) {
-	for _, p := range []string{"/app.js", "/wasm_exec.js", "/app.css", "/app-worker.js", "/manifest.webmanifest", pwa.HomePath, pwa.KioskPath} {
+	for _, p := range []string{pwa.AppScript, "/wasm_exec.js", "/app.css", "/app-worker.js", "/manifest.webmanifest", pwa.HomePath, pwa.KioskPath} {
 		r.Get(p, s.goapp.ServeHTTP)
 	}
+	r.Get(pwa.DashboardScript, s.serveDashboardScript)
 	r.Get("/w/{slug}", s.handleWorkspaceRoot)
 	r.Get("/w/{slug}/*", s.handleDashboard)
 	r.Get("/settings", s.handleDashboard)
@@ -40,7 +41,15 @@ func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
 	if !p.Found {
 		status = http.StatusNotFound
 	}
-	renderApp(w, status, "en", p.Title, p.Body)
+	renderPage(w, status, "en", p.Title, pwa.DashboardScript, p.Body)
+}
+
+// serveDashboardScript serves the app.js of the dashboard's build, which
+// loads dashboard.wasm.
+func (s *Server) serveDashboardScript(w http.ResponseWriter, r *http.Request) {
+	r = r.Clone(r.Context())
+	r.URL.Path = pwa.AppScript
+	s.dashApp.ServeHTTP(w, r)
 }
 
 // handleWorkspaceRoot handles "GET /w/{slug}": the dashboard lives at
@@ -91,7 +100,7 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 <link rel="stylesheet" type="text/css" href="/app.css">
 <link rel="stylesheet" type="text/css" href="{{.Style}}">
 <script defer src="/wasm_exec.js"></script>
-<script defer src="/app.js"></script>
+<script defer src="{{.Script}}"></script>
 </head>
 <body>
 {{.Body}}
@@ -100,13 +109,20 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 </html>
 `))
 
-// renderApp writes a prerendered go-app component as a full page.
+// renderApp writes a prerendered go-app component of the visitors' build
+// as a full page.
 func renderApp(w http.ResponseWriter, status int, lang, title string, c app.UI) {
+	renderPage(w, status, lang, title, pwa.AppScript, c)
+}
+
+// renderPage writes a prerendered go-app component as a full page that
+// loads the build of script.
+func renderPage(w http.ResponseWriter, status int, lang, title, script string, c app.UI) {
 	var buf bytes.Buffer
 	err := shell.Execute(&buf, struct {
-		Lang, Title, Style string
-		Body               template.HTML
-	}{lang, title, pwa.StylePath, template.HTML(app.HTMLString(c))}) // go-app escapes text; see the component for attributes
+		Lang, Title, Style, Script string
+		Body                       template.HTML
+	}{lang, title, pwa.StylePath, script, template.HTML(app.HTMLString(c))}) // go-app escapes text; see the component for attributes
 	if err != nil {
 		http.Error(w, "The page could not be rendered.", http.StatusInternalServerError)
 		return

@@ -36,8 +36,9 @@ type Config struct {
 	WebhookResolver webhook.Resolver
 	// TrustedProxies lists networks whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
-	// WebDir is the directory holding the WebAssembly build (app.wasm and
-	// its .br and .gz); without one the pages work without the wasm.
+	// WebDir is the directory holding the WebAssembly builds (app.wasm,
+	// dashboard.wasm and their .br and .gz); without one the pages work
+	// without the wasm.
 	WebDir string
 	// OIDC configures dashboard sign-in; without an issuer the sign-in
 	// pages answer that sign-in is not configured.
@@ -82,8 +83,10 @@ type Server struct {
 	local    *inmem.Limiter // anonymous budgets, in process
 	limits   VisitorLimits
 	posterKC *keyCache
-	wasm     wasmBuild
-	goapp    *app.Handler
+	wasm     wasmBuild    // app.wasm: the visitors' and kiosks' build
+	dashWasm wasmBuild    // dashboard.wasm: the dashboard's build
+	goapp    *app.Handler // go-app's resources and the app.js of app.wasm
+	dashApp  *app.Handler // the app.js of dashboard.wasm
 	policy   webhook.Policy
 	rp       *auth.RP // nil when sign-in is not configured
 	sessions *auth.Sessions
@@ -111,8 +114,9 @@ func New(cfg Config) *Server {
 	}
 	s.sessions = &auth.Sessions{Store: cfg.Store, Now: s.now, RP: s.rp, Keys: cfg.Keyring, Log: s.log}
 	s.cop = http.NewCrossOriginProtection()
-	s.wasm = loadWasm(cfg.WebDir)
+	s.wasm, s.dashWasm = loadWasm(cfg.WebDir, "app.wasm"), loadWasm(cfg.WebDir, "dashboard.wasm")
 	pwa.Register()
 	s.goapp = pwa.NewHandler(pwa.Config{Version: s.wasm.version, WasmSize: strconv.FormatInt(s.wasm.size, 10)})
+	s.dashApp = pwa.NewDashboardHandler(pwa.Config{Version: s.dashWasm.version, WasmSize: strconv.FormatInt(s.dashWasm.size, 10)})
 	return s
 }

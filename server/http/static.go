@@ -13,21 +13,25 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/feedbackhq/feedback/app/pwa"
 	"github.com/feedbackhq/feedback/web"
 )
 
-// wasmBuild describes the app.wasm the server serves.
+// wasmBuild describes a wasm build the server serves (app.wasm or
+// dashboard.wasm).
 type wasmBuild struct {
-	dir     string // where app.wasm, app.wasm.br and app.wasm.gz are
-	version string // the build id: a hash of app.wasm
+	dir     string // where the build and its .br and .gz are
+	name    string // its file name
+	version string // the build id: a hash of the file
 	size    int64  // the uncompressed size, for go-app's progress label
 }
 
-// loadWasm finds app.wasm in dir and hashes it. Without one the app still
-// serves every page (they work without the wasm) under the version "dev".
-func loadWasm(dir string) wasmBuild {
-	b := wasmBuild{dir: dir, version: "dev"}
-	f, err := os.Open(filepath.Join(dir, "app.wasm"))
+// loadWasm finds the build name in dir and hashes it. Without one the app
+// still serves every page (they work without the wasm) under the version
+// "dev".
+func loadWasm(dir, name string) wasmBuild {
+	b := wasmBuild{dir: dir, name: name, version: "dev"}
+	f, err := os.Open(filepath.Join(dir, name))
 	if err != nil {
 		return b
 	}
@@ -42,7 +46,8 @@ func loadWasm(dir string) wasmBuild {
 }
 
 func (s *Server) registerStaticRoutes(r chi.Router) {
-	r.Get("/web/app.wasm", s.serveWasm)
+	r.Get(pwa.WasmPath, s.wasm.serve)
+	r.Get(pwa.DashboardWasmPath, s.dashWasm.serve)
 	assets := http.FileServerFS(web.Assets)
 	r.Get("/web/*", func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(r.URL.Path, "/web/")
@@ -62,25 +67,25 @@ func (s *Server) registerStaticRoutes(r chi.Router) {
 	}
 }
 
-// serveWasm serves app.wasm precompressed (brotli or gzip, made at build
+// serve serves the build precompressed (brotli or gzip, made at build
 // time), with a Vary header and a build-specific ETag.
-func (s *Server) serveWasm(w http.ResponseWriter, r *http.Request) {
+func (b wasmBuild) serve(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "application/wasm")
 	h.Set("Vary", "Accept-Encoding")
 	h.Set("Cache-Control", "no-cache")
-	name := "app.wasm"
+	name := b.name
 	accept := r.Header.Get("Accept-Encoding")
 	for _, c := range []struct{ enc, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
-		if strings.Contains(accept, c.enc) && exists(filepath.Join(s.wasm.dir, name+c.ext)) {
+		if strings.Contains(accept, c.enc) && exists(filepath.Join(b.dir, name+c.ext)) {
 			h.Set("Content-Encoding", c.enc)
 			name += c.ext
 			break
 		}
 	}
-	h.Set("ETag", `"`+s.wasm.version+"-"+name+`"`)
-	h.Set("X-Uncompressed-Length", strconv.FormatInt(s.wasm.size, 10))
-	http.ServeFile(w, r, filepath.Join(s.wasm.dir, name))
+	h.Set("ETag", `"`+b.version+"-"+name+`"`)
+	h.Set("X-Uncompressed-Length", strconv.FormatInt(b.size, 10))
+	http.ServeFile(w, r, filepath.Join(b.dir, name))
 }
 
 func exists(path string) bool {
