@@ -68,7 +68,7 @@ fuzz: ## run each fuzz target briefly (FUZZTIME=300000x executions)
 	$(GO) test -run '^$$' -fuzz '^FuzzParseListParams$$' -fuzztime $(FUZZTIME) ./shared/feedback
 	$(GO) test -run '^$$' -fuzz '^FuzzSubmissionJSON$$' -fuzztime $(FUZZTIME) ./shared/feedback
 	$(GO) test -run '^$$' -fuzz '^FuzzSubmissionForm$$' -fuzztime $(FUZZTIME) ./shared/feedback
-	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONText$$' -fuzztime $(FUZZTIME) ./server/http
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONText$$' -fuzztime $(FUZZTIME) ./server/http/request
 
 bench: ## Go benchmarks beside their bare baselines, then wrk load runs (needs PostgreSQL; see README)
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -timeout 60m ./server/bench/ | $(GO) run ./server/bench/ratio

@@ -8,6 +8,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/server/http/response"
+	"github.com/feedbackhq/feedback/server/workspace"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -27,8 +30,8 @@ func (s *Server) registerAccountRoutes(r chi.Router) {
 
 // handleMe handles "GET /me": the signed-in user and their workspaces.
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) error {
-	p := principalOf(r.Context())
-	if err := noQuery(r); err != nil {
+	p := request.PrincipalOf(r.Context())
+	if err := request.NoQuery(r); err != nil {
 		return err
 	}
 	u, err := s.store.User(r.Context(), p.UserID)
@@ -39,15 +42,15 @@ func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, feedback.Me{ID: u.ID, Email: u.Email, Name: u.Name,
+	return response.JSON(w, http.StatusOK, feedback.Me{ID: u.ID, Email: u.Email, Name: u.Name,
 		PlatformOwner: u.PlatformOwner, Workspaces: ms})
 }
 
 // handleSessions handles "GET /sessions": the user's live sessions,
 // the request's own marked current.
 func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) error {
-	p := principalOf(r.Context())
-	if err := noQuery(r); err != nil {
+	p := request.PrincipalOf(r.Context())
+	if err := request.NoQuery(r); err != nil {
 		return err
 	}
 	list, err := s.store.Sessions(r.Context(), p.UserID)
@@ -58,13 +61,7 @@ func (s *Server) handleSessions(w http.ResponseWriter, r *http.Request) error {
 	for i, ses := range list {
 		out[i] = sessionView(ses, p.SessionID)
 	}
-	return writeAll(w, out)
-}
-
-// writeAll answers every item as one page (lists that stay small: a
-// user's sessions, a workspace's tokens and members).
-func writeAll[T any](w http.ResponseWriter, items []T) error {
-	return writePage(w, items, len(items), feedback.ListParams{Page: 1, PerPage: min(max(len(items), 1), feedback.MaxPerPage)})
+	return response.All(w, out)
 }
 
 func sessionView(s server.Session, current string) feedback.Session {
@@ -77,8 +74,8 @@ func sessionView(s server.Session, current string) feedback.Session {
 // its provider refresh token is revoked (RFC 7009). Revoking the current
 // one also clears its cookies.
 func (s *Server) handleRevokeSession(w http.ResponseWriter, r *http.Request) error {
-	p := principalOf(r.Context())
-	id, err := pathID(r, "id")
+	p := request.PrincipalOf(r.Context())
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
@@ -104,7 +101,7 @@ func (s *Server) handleRevokeSession(w http.ResponseWriter, r *http.Request) err
 
 // handleAuditLog handles "GET /audit-log" (owners only).
 func (s *Server) handleAuditLog(w http.ResponseWriter, r *http.Request) error {
-	params, err := listParams(r, feedback.ParamFrom, feedback.ParamTo)
+	params, err := request.ListParams(r, feedback.ParamFrom, feedback.ParamTo)
 	if err != nil {
 		return err
 	}
@@ -112,15 +109,15 @@ func (s *Server) handleAuditLog(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writePage(w, items, total, params)
+	return response.Page(w, items, total, params)
 }
 
 // handleTokens handles "GET /tokens": the workspace's API tokens.
 func (s *Server) handleTokens(w http.ResponseWriter, r *http.Request) error {
-	if err := noQuery(r); err != nil {
+	if err := request.NoQuery(r); err != nil {
 		return err
 	}
-	list, err := s.store.Tokens(r.Context(), workspaceID(r.Context()))
+	list, err := s.store.Tokens(r.Context(), request.WorkspaceID(r.Context()))
 	if err != nil {
 		return err
 	}
@@ -128,7 +125,7 @@ func (s *Server) handleTokens(w http.ResponseWriter, r *http.Request) error {
 	for i, t := range list {
 		out[i] = tokenView(t)
 	}
-	return writeAll(w, out)
+	return response.All(w, out)
 }
 
 func tokenView(t server.Token) feedback.APIToken {
@@ -156,7 +153,7 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request) error
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 		return err
 	}
 	name := strings.TrimSpace(in.Name)
@@ -164,8 +161,8 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request) error
 		return &feedback.Error{Code: feedback.EValidation, Message: "A token needs a name of 1 to 100 characters.",
 			Params: []feedback.InvalidParam{{Name: "name", Reason: "must be 1 to 100 characters"}}}
 	}
-	ws := workspaceID(r.Context())
-	value, t, err := CreateToken(r.Context(), s.store, ws, name)
+	ws := request.WorkspaceID(r.Context())
+	value, t, err := workspace.CreateToken(r.Context(), s.store, ws, name)
 	if err != nil {
 		return err
 	}
@@ -176,11 +173,11 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request) error
 // handleTokenRevoke handles "DELETE /tokens/{id}": effective on the
 // token's next request, on every instance.
 func (s *Server) handleTokenRevoke(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	ws := workspaceID(r.Context())
+	ws := request.WorkspaceID(r.Context())
 	if _, err := s.store.RevokeToken(r.Context(), ws, id); err != nil {
 		return err
 	}
@@ -192,8 +189,8 @@ func (s *Server) handleTokenRevoke(w http.ResponseWriter, r *http.Request) error
 // audit appends a security event for the request's actor; a failure is
 // logged, not answered, as the action itself has happened.
 func (s *Server) audit(r *http.Request, ws *string, action, target string, details map[string]string) {
-	e := &feedback.AuditEntry{WorkspaceID: ws, Action: action, Target: target, IP: s.clientIP(r), Details: details, Actor: "anonymous"}
-	if p := principalOf(r.Context()); p != nil {
+	e := &feedback.AuditEntry{WorkspaceID: ws, Action: action, Target: target, IP: request.ClientIP(r), Details: details, Actor: "anonymous"}
+	if p := request.PrincipalOf(r.Context()); p != nil {
 		e.Actor = p.Actor
 		if p.UserID != "" {
 			e.ActorID = &p.UserID

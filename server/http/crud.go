@@ -3,7 +3,10 @@ package http
 import (
 	"context"
 	"net/http"
+	"strings"
 
+	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -26,24 +29,24 @@ type validating[In any] interface {
 }
 
 // listHandler answers a page of list, filtered by the named parameters.
-func listHandler[T any](list listFunc[T], filters ...string) handlerFunc {
+func listHandler[T any](list listFunc[T], filters ...string) response.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p, err := listParams(r, filters...)
+		p, err := request.ListParams(r, filters...)
 		if err != nil {
 			return err
 		}
-		items, total, err := list(r.Context(), workspaceID(r.Context()), p)
+		items, total, err := list(r.Context(), request.WorkspaceID(r.Context()), p)
 		if err != nil {
 			return err
 		}
-		return writePage(w, items, total, p)
+		return response.Page(w, items, total, p)
 	}
 }
 
 // subListHandler answers a page of the records under the {id} in the path.
-func subListHandler[T any](list subListFunc[T], filters ...string) handlerFunc {
+func subListHandler[T any](list subListFunc[T], filters ...string) response.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := pathID(r, "id")
+		id, err := request.PathID(r, "id")
 		if err != nil {
 			return err
 		}
@@ -54,49 +57,49 @@ func subListHandler[T any](list subListFunc[T], filters ...string) handlerFunc {
 }
 
 // getHandler answers the record named by {id}.
-func getHandler[T any](get getFunc[T]) handlerFunc {
+func getHandler[T any](get getFunc[T]) response.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		if err := noQuery(r); err != nil {
+		if err := request.NoQuery(r); err != nil {
 			return err
 		}
-		id, err := pathID(r, "id")
+		id, err := request.PathID(r, "id")
 		if err != nil {
 			return err
 		}
-		v, err := get(r.Context(), workspaceID(r.Context()), id)
+		v, err := get(r.Context(), request.WorkspaceID(r.Context()), id)
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, v)
+		return response.JSON(w, http.StatusOK, v)
 	}
 }
 
 // updateHandler applies a validated PATCH body to the record named by {id}.
-func updateHandler[T, In any, P validating[In]](update updateFunc[T, In]) handlerFunc {
+func updateHandler[T, In any, P validating[In]](update updateFunc[T, In]) response.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := pathID(r, "id")
+		id, err := request.PathID(r, "id")
 		if err != nil {
 			return err
 		}
 		var in In
-		if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+		if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 			return err
 		}
 		if err := P(&in).Validate(false); err != nil {
 			return err
 		}
-		v, err := update(r.Context(), workspaceID(r.Context()), id, in)
+		v, err := update(r.Context(), request.WorkspaceID(r.Context()), id, in)
 		if err != nil {
 			return err
 		}
-		return writeJSON(w, http.StatusOK, v)
+		return response.JSON(w, http.StatusOK, v)
 	}
 }
 
 // decodeCreate decodes and validates the body of a create request.
 func decodeCreate[In any, P validating[In]](w http.ResponseWriter, r *http.Request) (*In, error) {
 	var in In
-	if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 		return nil, err
 	}
 	if err := P(&in).Validate(true); err != nil {
@@ -107,13 +110,28 @@ func decodeCreate[In any, P validating[In]](w http.ResponseWriter, r *http.Reque
 
 // deleteByID deletes the record named by {id} and answers 204.
 func deleteByID(w http.ResponseWriter, r *http.Request, del func(ctx context.Context, ws, id string) error) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	if err := del(r.Context(), workspaceID(r.Context()), id); err != nil {
+	if err := del(r.Context(), request.WorkspaceID(r.Context()), id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// writeCreated answers 201 with a Location header for path, relative to
+// the API prefix the request used (/api/v1 or /api).
+func writeCreated(w http.ResponseWriter, r *http.Request, path string, v any) error {
+	w.Header().Set("Location", apiPrefix(r)+path)
+	return response.JSON(w, http.StatusCreated, v)
+}
+
+// apiPrefix returns the API prefix of the request's path.
+func apiPrefix(r *http.Request) string {
+	if strings.HasPrefix(r.URL.Path, "/api/v1/") {
+		return "/api/v1"
+	}
+	return "/api"
 }

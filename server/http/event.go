@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -27,7 +29,7 @@ func (s *Server) handleEventList(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	events, err := s.store.Events(r.Context(), workspaceID(r.Context()), after, limit)
+	events, err := s.store.Events(r.Context(), request.WorkspaceID(r.Context()), after, limit)
 	if err != nil {
 		return err
 	}
@@ -38,7 +40,7 @@ func (s *Server) handleEventList(w http.ResponseWriter, r *http.Request) error {
 	if events == nil {
 		events = []feedback.Event{}
 	}
-	return writeJSON(w, http.StatusOK, EventList{Data: events, Next: next})
+	return response.JSON(w, http.StatusOK, EventList{Data: events, Next: next})
 }
 
 func eventParams(r *http.Request) (after int64, limit int, err error) {

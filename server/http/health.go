@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/feedbackhq/feedback/server/http/response"
 )
 
 func (s *Server) registerHealthRoutes(r chi.Router) {
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) {
-		_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+		_ = response.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	r.Get("/readyz", s.handleReady)
 }
@@ -21,8 +23,8 @@ func (s *Server) handleReady(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
 		s.log.WarnContext(ctx, "readiness check failed", "err", err)
-		_ = writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "database unavailable"})
+		_ = response.JSON(w, http.StatusServiceUnavailable, map[string]string{"status": "database unavailable"})
 		return
 	}
-	_ = writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	_ = response.JSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }

@@ -22,28 +22,6 @@ type target struct {
 	RevokedAt *time.Time // when the poster was revoked, if it was
 }
 
-// formView loads what a device needs to render the form of a location.
-// gone reports whether a deleted location is acceptable: a revoked
-// poster still takes late submissions after its location was deleted.
-func (s *Server) formView(ctx context.Context, ws, locationID string, ref feedback.FormRef, gone bool) (*feedback.FormView, error) {
-	v := &feedback.FormView{Form: ref.Form}
-	loc, err := s.store.Location(ctx, ws, locationID)
-	switch {
-	case err == nil:
-		v.LocationName = loc.Name
-	case !gone || !isCode(err, feedback.ENotFound):
-		return nil, err
-	}
-	err = nil
-	switch ref.Form {
-	case feedback.FormReview:
-		v.Review, err = s.store.Review(ctx, ws, ref.ReviewID)
-	case feedback.FormSurvey:
-		v.Survey, err = s.store.Survey(ctx, ws, ref.SurveyID)
-	}
-	return v, err
-}
-
 // ingest validates a submission for t and stores it idempotently. It
 // returns the stored record and whether it was new.
 func (s *Server) ingest(ctx context.Context, t *target, sub *feedback.Submission, lang string) (any, bool, error) {

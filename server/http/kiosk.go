@@ -7,6 +7,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -26,17 +28,17 @@ func (s *Server) registerKioskRoutes(r chi.Router) {
 // valid for ten minutes, that pairs one kiosk to a location's form.
 func (s *Server) handlePairingCodeCreate(w http.ResponseWriter, r *http.Request) error {
 	var in feedback.PairingCodeInput
-	if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 		return err
 	}
 	if err := in.Validate(); err != nil {
 		return err
 	}
 	code, hash := secret.NewPairingCode()
-	pc := &server.PairingCode{WorkspaceID: workspaceID(r.Context()), Hash: hash, PairingCodeInput: in,
+	pc := &server.PairingCode{WorkspaceID: request.WorkspaceID(r.Context()), Hash: hash, PairingCodeInput: in,
 		ExpiresAt: s.now().Add(pairingCodeTTL)}
 	if err := s.store.CreatePairingCode(r.Context(), pc); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, feedback.PairingCode{Code: code, ExpiresAt: feedback.NewTime(pc.ExpiresAt)})
+	return response.JSON(w, http.StatusCreated, feedback.PairingCode{Code: code, ExpiresAt: feedback.NewTime(pc.ExpiresAt)})
 }

@@ -9,11 +9,22 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/server/workspace"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
+type contextKey struct{ name string }
+
 var kioskKey = &contextKey{"kiosk"}
+
+// Body size limits of the devices.
+const (
+	maxVisitBody  = 64 << 10
+	maxKioskBatch = 8 << 20
+)
 
 // pairPerIP bounds pairing attempts per client IP and minute: with 40-bit
 // codes valid ten minutes, guessing one is hopeless.
@@ -36,24 +47,24 @@ func (s *Server) registerKioskDeviceRoutes(r chi.Router) {
 // handleKioskPair handles "POST /kiosk/pair": it consumes a pairing code
 // and answers the kiosk's credential, once.
 func (s *Server) handleKioskPair(w http.ResponseWriter, r *http.Request) error {
-	if !s.takeLocal(w, r, "pair-ip:"+s.clientIP(r), pairPerIP) {
-		return nil
+	if err := s.local.Take(w, r, "pair-ip:"+request.ClientIP(r), pairPerIP); err != nil {
+		return err
 	}
 	var in feedback.PairRequest
-	if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 		return err
 	}
 	cred, hash := secret.NewToken(secret.KioskTokenPrefix)
 	k := &server.Kiosk{CredentialHash: hash}
 	err := s.store.PairKiosk(r.Context(), secret.Hash(secret.NormalizePairingCode(in.Code)), k)
-	if isCode(err, feedback.ENotFound) {
+	if feedback.ErrorCode(err) == feedback.ENotFound {
 		return &feedback.Error{Code: feedback.EValidation, Message: "The pairing code is unknown, used or expired.",
 			Params: []feedback.InvalidParam{{Name: "code", Reason: "is unknown, used or expired"}}}
 	}
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusCreated, feedback.Pairing{Kiosk: k.Kiosk, Credential: cred})
+	return response.JSON(w, http.StatusCreated, feedback.Pairing{Kiosk: k.Kiosk, Credential: cred})
 }
 
 // requireKiosk authenticates a kiosk by its device credential.
@@ -64,9 +75,11 @@ func (s *Server) requireKiosk(next http.Handler) http.Handler {
 			s.refuse(w, r, err)
 			return
 		}
-		if s.takeLocal(w, r, "kiosk:"+k.ID, s.limits.PerKiosk) {
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), kioskKey, k)))
+		if err := s.local.Take(w, r, "kiosk:"+k.ID, s.limits.PerKiosk); err != nil {
+			s.errs.Write(w, r, err)
+			return
 		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), kioskKey, k)))
 	})
 }
 
@@ -80,7 +93,7 @@ func (s *Server) kioskAuth(r *http.Request) (*server.Kiosk, error) {
 		return nil, feedback.Errorf(feedback.EInvalidToken, "The Authorization header must be Bearer followed by a kiosk credential (fbkk_...).")
 	}
 	k, err := s.store.KioskByCredential(r.Context(), secret.Hash(strings.TrimSpace(value)))
-	if isCode(err, feedback.ENotFound) {
+	if feedback.ErrorCode(err) == feedback.ENotFound {
 		return nil, feedback.Errorf(feedback.EInvalidToken, "The kiosk credential is not valid.")
 	}
 	if err != nil {
@@ -99,7 +112,7 @@ func kioskOf(ctx context.Context) *server.Kiosk {
 
 // kioskTarget is where the kiosk's submissions go.
 func (s *Server) kioskTarget(ctx context.Context, k *server.Kiosk) (*target, error) {
-	view, err := s.formView(ctx, k.WorkspaceID, k.LocationID, k.FormRef, false)
+	view, err := workspace.FormView(ctx, s.store, k.WorkspaceID, k.LocationID, k.FormRef, false)
 	if err != nil {
 		return nil, err
 	}
@@ -120,13 +133,13 @@ func (s *Server) handleKioskConfig(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, KioskConfig{Kiosk: k.Kiosk, Form: *t.View})
+	return response.JSON(w, http.StatusOK, KioskConfig{Kiosk: k.Kiosk, Form: *t.View})
 }
 
 // handleKioskHeartbeat handles "POST /kiosk/heartbeat".
 func (s *Server) handleKioskHeartbeat(w http.ResponseWriter, r *http.Request) error {
 	var hb feedback.Heartbeat
-	if err := decodeJSON(w, r, &hb, maxJSONBody); err != nil {
+	if err := request.DecodeJSON(w, r, &hb, request.MaxJSONBody); err != nil {
 		return err
 	}
 	var v feedback.Validator
@@ -170,7 +183,7 @@ func (s *Server) handleKioskSync(w http.ResponseWriter, r *http.Request) error {
 	if err := s.store.KioskSynced(r.Context(), k.WorkspaceID, k.ID, batch.QueueDepth, left); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return response.JSON(w, http.StatusOK, out)
 }
 
 // syncRequest is [feedback.SyncRequest] with each submission as it came.
@@ -183,9 +196,9 @@ type syncRequest struct {
 // submission is checked on its own, by syncOne.
 func decodeSync(w http.ResponseWriter, r *http.Request) (*syncRequest, error) {
 	var batch syncRequest
-	body, err := readJSON(w, r, maxKioskBatch)
+	body, err := request.ReadJSON(w, r, maxKioskBatch)
 	if err == nil {
-		err = decodeStrict(body, &batch)
+		err = request.DecodeStrict(body, &batch)
 	}
 	if err != nil {
 		return nil, err
@@ -199,8 +212,8 @@ func decodeSync(w http.ResponseWriter, r *http.Request) (*syncRequest, error) {
 // syncOne stores one item of a sync and reports its outcome.
 func (s *Server) syncOne(r *http.Request, t *target, raw json.RawMessage) feedback.SyncResult {
 	var sub feedback.Submission
-	err := decodeStrict(raw, &sub) // for the id, even when the text is refused
-	if textErr := checkJSONText(raw); textErr != nil {
+	err := request.DecodeStrict(raw, &sub) // for the id, even when the text is refused
+	if textErr := request.CheckJSONText(raw); textErr != nil {
 		err = textErr
 	}
 	if err == nil {
@@ -213,9 +226,9 @@ func (s *Server) syncOne(r *http.Request, t *target, raw json.RawMessage) feedba
 	if err == nil {
 		return feedback.SyncResult{ID: sub.ID, Status: http.StatusOK}
 	}
-	if statusOf(err) >= 500 {
+	if response.Status(err) >= 500 {
 		s.log.ErrorContext(r.Context(), "kiosk sync item failed", "err", err)
 	}
-	p := problemOf(r, err)
+	p := response.Problem(r, err)
 	return feedback.SyncResult{ID: sub.ID, Status: p.Status, Problem: p}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -26,7 +27,7 @@ func (s *Server) handleLocationCreate(w http.ResponseWriter, r *http.Request) er
 	if in.Description != nil {
 		l.Description = *in.Description
 	}
-	if err := s.store.CreateLocation(r.Context(), workspaceID(r.Context()), l); err != nil {
+	if err := s.store.CreateLocation(r.Context(), request.WorkspaceID(r.Context()), l); err != nil {
 		return err
 	}
 	return writeCreated(w, r, "/locations/"+l.ID, l)

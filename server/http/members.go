@@ -6,6 +6,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -25,30 +27,30 @@ func (s *Server) registerMemberRoutes(r chi.Router) {
 
 // handleMembers handles "GET /members" (owners).
 func (s *Server) handleMembers(w http.ResponseWriter, r *http.Request) error {
-	if err := noQuery(r); err != nil {
+	if err := request.NoQuery(r); err != nil {
 		return err
 	}
-	list, err := s.store.Members(r.Context(), workspaceID(r.Context()))
+	list, err := s.store.Members(r.Context(), request.WorkspaceID(r.Context()))
 	if err != nil {
 		return err
 	}
-	return writeAll(w, list)
+	return response.All(w, list)
 }
 
 // handleMemberRole handles "PATCH /members/{id}" {role}.
 func (s *Server) handleMemberRole(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
 	var in feedback.MemberRole
-	if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 		return err
 	}
 	if err := in.Validate(); err != nil {
 		return err
 	}
-	ws := workspaceID(r.Context())
+	ws := request.WorkspaceID(r.Context())
 	if err := s.store.SetMemberRole(r.Context(), ws, id, in.Role); err != nil {
 		return err
 	}
@@ -59,11 +61,11 @@ func (s *Server) handleMemberRole(w http.ResponseWriter, r *http.Request) error 
 
 // handleMemberRemove handles "DELETE /members/{id}".
 func (s *Server) handleMemberRemove(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	ws := workspaceID(r.Context())
+	ws := request.WorkspaceID(r.Context())
 	if err := s.store.RemoveMember(r.Context(), ws, id); err != nil {
 		return err
 	}
@@ -75,23 +77,23 @@ func (s *Server) handleMemberRemove(w http.ResponseWriter, r *http.Request) erro
 // handleInviteCreate handles "POST /invites" {role}: a link valid seven
 // days that makes whoever signs in with it a member; shown once.
 func (s *Server) handleInviteCreate(w http.ResponseWriter, r *http.Request) error {
-	p := principalOf(r.Context())
+	p := request.PrincipalOf(r.Context())
 	var in feedback.MemberRole
-	if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 		return err
 	}
 	if err := in.Validate(); err != nil {
 		return err
 	}
 	code, hash := secret.NewToken(invitePrefix)
-	ws := workspaceID(r.Context())
+	ws := request.WorkspaceID(r.Context())
 	inv, err := s.store.CreateInvite(r.Context(), ws, in.Role, p.UserID, hash, s.now().Add(InviteTTL))
 	if err != nil {
 		return err
 	}
 	inv.URL = s.cfg.BaseURL + "/auth/invite/" + code
 	s.audit(r, &ws, feedback.AuditMemberInvited, "invite:"+inv.ID, map[string]string{"role": in.Role})
-	return writeJSON(w, http.StatusCreated, inv)
+	return response.JSON(w, http.StatusCreated, inv)
 }
 
 // handleInviteAccept handles "GET /auth/invite/{code}": signed in, the
@@ -114,7 +116,7 @@ func (s *Server) handleInviteAccept(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if u, err := s.store.User(r.Context(), ses.UserID); err == nil {
-		r = r.WithContext(withPrincipal(r.Context(), &principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
+		r = r.WithContext(request.WithPrincipal(r.Context(), &request.Principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
 	}
 	s.audit(r, &m.WorkspaceID, feedback.AuditMemberJoined, "user:"+ses.UserID, map[string]string{"role": m.Role})
 	s.signInPage(w, http.StatusOK, "You joined "+m.Name+" as "+m.Role+".", "/w/"+m.Slug+"/")

@@ -8,6 +8,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/poster"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -24,15 +26,15 @@ func (s *Server) registerPosterRoutes(r chi.Router) {
 
 // handlePosterList handles "GET /locations/{id}/posters".
 func (s *Server) handlePosterList(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	p, err := listParams(r)
+	p, err := request.ListParams(r)
 	if err != nil {
 		return err
 	}
-	items, total, err := s.store.Posters(r.Context(), workspaceID(r.Context()), id, p)
+	items, total, err := s.store.Posters(r.Context(), request.WorkspaceID(r.Context()), id, p)
 	if err != nil {
 		return err
 	}
@@ -42,23 +44,23 @@ func (s *Server) handlePosterList(w http.ResponseWriter, r *http.Request) error 
 			return err
 		}
 	}
-	return writePage(w, out, total, p)
+	return response.Page(w, out, total, p)
 }
 
 // handlePosterCreate handles "POST /locations/{id}/posters".
 func (s *Server) handlePosterCreate(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
 	var in feedback.PosterInput
-	if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 		return err
 	}
 	if err := in.Validate(); err != nil {
 		return err
 	}
-	p := &server.Poster{WorkspaceID: workspaceID(r.Context())}
+	p := &server.Poster{WorkspaceID: request.WorkspaceID(r.Context())}
 	p.LocationID, p.FormRef, p.Label = id, in.FormRef, in.Label
 	if err := s.store.CreatePoster(r.Context(), p); err != nil {
 		return err
@@ -72,7 +74,7 @@ func (s *Server) handlePosterCreate(w http.ResponseWriter, r *http.Request) erro
 
 // handlePosterGet handles "GET /posters/{id}".
 func (s *Server) handlePosterGet(w http.ResponseWriter, r *http.Request) error {
-	if err := noQuery(r); err != nil {
+	if err := request.NoQuery(r); err != nil {
 		return err
 	}
 	p, err := s.pathPoster(r)
@@ -81,11 +83,11 @@ func (s *Server) handlePosterGet(w http.ResponseWriter, r *http.Request) error {
 
 // handlePosterRevoke handles "POST /posters/{id}/revoke".
 func (s *Server) handlePosterRevoke(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	p, err := s.store.RevokePoster(r.Context(), workspaceID(r.Context()), id)
+	p, err := s.store.RevokePoster(r.Context(), request.WorkspaceID(r.Context()), id)
 	return s.writePoster(w, r, p, err)
 }
 
@@ -98,7 +100,7 @@ func (s *Server) writePoster(w http.ResponseWriter, r *http.Request, p *server.P
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, out)
+	return response.JSON(w, http.StatusOK, out)
 }
 
 // handlePosterQR handles "GET /posters/{id}/qr.png".
@@ -139,11 +141,11 @@ func qrSize(r *http.Request) (int, error) {
 
 // pathPoster loads the poster named by the id URL parameter.
 func (s *Server) pathPoster(r *http.Request) (*server.Poster, error) {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return nil, err
 	}
-	return s.store.Poster(r.Context(), workspaceID(r.Context()), id)
+	return s.store.Poster(r.Context(), request.WorkspaceID(r.Context()), id)
 }
 
 // pathPosterWire loads the poster named by the id URL parameter with its
@@ -159,7 +161,7 @@ func (s *Server) pathPosterWire(r *http.Request) (*server.Poster, feedback.Poste
 
 // posterWire returns the poster with its signed code and visitor URL.
 func (s *Server) posterWire(ctx context.Context, p *server.Poster) (feedback.Poster, error) {
-	key, err := s.posterKey(ctx, p.WorkspaceID)
+	key, err := s.posters.Key(ctx, p.WorkspaceID)
 	if err != nil {
 		return feedback.Poster{}, err
 	}

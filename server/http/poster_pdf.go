@@ -6,7 +6,9 @@ import (
 	"net/http"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/server/poster"
+	"github.com/feedbackhq/feedback/server/workspace"
 	"github.com/feedbackhq/feedback/shared/feedback"
 	"github.com/feedbackhq/feedback/shared/i18n"
 )
@@ -14,7 +16,7 @@ import (
 // handlePosterPDF handles "GET /posters/{id}/poster.pdf": a printable A4
 // poster in the language of Accept-Language (en, de, fr or es).
 func (s *Server) handlePosterPDF(w http.ResponseWriter, r *http.Request) error {
-	if err := noQuery(r); err != nil {
+	if err := request.NoQuery(r); err != nil {
 		return err
 	}
 	p, out, err := s.pathPosterWire(r)
@@ -39,7 +41,7 @@ func (s *Server) handlePosterPDF(w http.ResponseWriter, r *http.Request) error {
 
 // posterSheet gathers the texts printed on a poster.
 func (s *Server) posterSheet(ctx context.Context, p *server.Poster, url, lang string) (poster.Sheet, error) {
-	view, err := s.formView(ctx, p.WorkspaceID, p.LocationID, p.FormRef, false)
+	view, err := workspace.FormView(ctx, s.store, p.WorkspaceID, p.LocationID, p.FormRef, false)
 	if err != nil {
 		return poster.Sheet{}, err
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -23,7 +24,7 @@ func (s *Server) handleReviewCreate(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	rv := &feedback.Review{Title: *in.Title}
-	if err := s.store.CreateReview(r.Context(), workspaceID(r.Context()), rv); err != nil {
+	if err := s.store.CreateReview(r.Context(), request.WorkspaceID(r.Context()), rv); err != nil {
 		return err
 	}
 	return writeCreated(w, r, "/review/"+rv.ID, rv)

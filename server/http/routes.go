@@ -8,13 +8,15 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/feedbackhq/feedback/server/http/ratelimit"
+	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // Handler returns the service's HTTP handler.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.recoverer, s.accessLog, securityHeaders, compress)
+	r.Use(withRequestID, s.withClientIP, s.recoverer, s.accessLog, securityHeaders, compress)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed(r))
 
@@ -31,7 +33,7 @@ func (s *Server) Handler() http.Handler {
 		// trusted proxies report.
 		idp := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			req = req.WithContext(context.WithValue(req.Context(), chi.RouteCtxKey, nil))
-			req.RemoteAddr = net.JoinHostPort(s.clientIP(req), "0")
+			req.RemoteAddr = net.JoinHostPort(request.ClientIP(req), "0")
 			s.cfg.IdP.ServeHTTP(w, req)
 		})
 		r.Handle("/idp", idp)
@@ -50,7 +52,7 @@ func (s *Server) Handler() http.Handler {
 // router it is mounted in.
 func (s *Server) apiRouter(root chi.Routes) chi.Router {
 	r := chi.NewRouter()
-	r.Use(s.apiGate, rejectQueryOnWrites)
+	r.Use(s.apiGate, s.rejectQueryOnWrites)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed(root))
 	r.Get("/openapi.json", s.handleOpenAPI)
@@ -80,9 +82,11 @@ func (s *Server) apiGate(next http.Handler) http.Handler {
 	private := s.requireToken(s.limitWorkspace(next))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/openapi.json") && r.Method == http.MethodGet {
-			if s.anonymousAPI(w, r) {
-				next.ServeHTTP(w, r)
+			if err := s.anon.Take(w, r); err != nil {
+				s.errs.Write(w, r, err)
+				return
 			}
+			next.ServeHTTP(w, r)
 			return
 		}
 		// Answers to credentials (tokens, sessions, secrets shown once)
@@ -92,13 +96,30 @@ func (s *Server) apiGate(next http.Handler) http.Handler {
 	})
 }
 
+// limitWorkspace counts an authenticated API request against its
+// workspace's budget, shared by every instance on PostgreSQL, or the
+// user's for requests that name no workspace.
+func (s *Server) limitWorkspace(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := "ws:" + request.WorkspaceID(r.Context())
+		if p := request.PrincipalOf(r.Context()); p != nil && p.WorkspaceID == "" {
+			key = "user:" + p.UserID
+		}
+		if err := ratelimit.New(s.store.Limiter(), s.now).Take(w, r, key, s.cfg.RateLimit); err != nil {
+			s.errs.Write(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // rejectQueryOnWrites refuses query parameters on requests that change
 // something: none of them takes any, and a typo must not pass silently.
-func rejectQueryOnWrites(next http.Handler) http.Handler {
+func (s *Server) rejectQueryOnWrites(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.URL.RawQuery != "" {
-			if err := noQuery(r); err != nil {
-				writeProblem(w, problemOf(r, err))
+			if err := request.NoQuery(r); err != nil {
+				s.errs.Write(w, r, err)
 				return
 			}
 		}
@@ -110,7 +131,7 @@ func rejectQueryOnWrites(next http.Handler) http.Handler {
 // device endpoints, a page for people.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	if isAPI(r) {
-		s.writeError(w, r, errNotFound)
+		s.errs.Write(w, r, request.ErrNotFound)
 		return
 	}
 	notFoundPage(w)
@@ -122,7 +143,7 @@ func (s *Server) methodNotAllowed(root chi.Routes) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		allow := allowedMethods(root, r.URL.Path)
 		w.Header().Set("Allow", strings.Join(allow, ", "))
-		s.writeError(w, r, feedback.Errorf(feedback.EMethodNotAllowed, "The method %s is not allowed here; use %s.",
+		s.errs.Write(w, r, feedback.Errorf(feedback.EMethodNotAllowed, "The method %s is not allowed here; use %s.",
 			r.Method, strings.Join(allow, " or ")))
 	}
 }

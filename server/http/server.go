@@ -12,9 +12,12 @@ import (
 	"github.com/feedbackhq/feedback/app/pwa"
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/auth"
+	"github.com/feedbackhq/feedback/server/http/ratelimit"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/inmem"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/webhook"
+	"github.com/feedbackhq/feedback/server/workspace"
 )
 
 // Config configures a [Server].
@@ -79,9 +82,11 @@ type Server struct {
 	keys     *secret.Keyring
 	log      *slog.Logger
 	now      func() time.Time
-	local    *inmem.Limiter // anonymous budgets, in process
+	errs     *response.Errors   // answers as problems
+	local    *ratelimit.Limiter // anonymous budgets, in process
+	anon     ratelimit.Anonymous
 	limits   VisitorLimits
-	posterKC *keyCache
+	posters  *workspace.PosterKeys
 	wasm     wasmBuild
 	goapp    *app.Handler
 	policy   webhook.Policy
@@ -103,8 +108,10 @@ func New(cfg Config) *Server {
 		s.cfg.RateLimit = 1000
 	}
 	s.limits = cfg.VisitorLimits.withDefaults()
-	s.local = inmem.NewLimiter(s.now)
-	s.posterKC = newKeyCache()
+	s.errs = &response.Errors{Log: s.log}
+	s.local = ratelimit.New(inmem.NewLimiter(s.now), s.now)
+	s.anon = ratelimit.Anonymous{Limiter: s.local, PerIP: s.limits.APIPerIP}
+	s.posters = workspace.NewPosterKeys(cfg.Store, cfg.Keyring)
 	s.policy = webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}
 	if cfg.OIDC.Enabled() {
 		s.rp = auth.NewRP(cfg.OIDC)
@@ -116,3 +123,7 @@ func New(cfg Config) *Server {
 	s.goapp = pwa.NewHandler(pwa.Config{Version: s.wasm.version, WasmSize: strconv.FormatInt(s.wasm.size, 10)})
 	return s
 }
+
+// handle adapts h to an [http.HandlerFunc] that answers its error as a
+// problem.
+func (s *Server) handle(h response.HandlerFunc) http.HandlerFunc { return s.errs.Handle(h) }

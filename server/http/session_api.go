@@ -1,12 +1,12 @@
 package http
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -28,12 +28,12 @@ func (s *Server) sessionAPI(next http.Handler) http.Handler {
 			s.refuse(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), principalKey, p)))
+		next.ServeHTTP(w, r.WithContext(request.WithPrincipal(r.Context(), p)))
 	})
 }
 
 // sessionPrincipal works out who a session request acts for.
-func (s *Server) sessionPrincipal(w http.ResponseWriter, r *http.Request) (*principal, error) {
+func (s *Server) sessionPrincipal(w http.ResponseWriter, r *http.Request) (*request.Principal, error) {
 	if err := s.cop.Check(r); err != nil {
 		return nil, feedback.Errorf(feedback.EForbidden, "Cross-origin requests cannot use a dashboard session.")
 	}
@@ -46,11 +46,11 @@ func (s *Server) sessionPrincipal(w http.ResponseWriter, r *http.Request) (*prin
 		return nil, err
 	}
 	if s.now().Sub(ses.LastSeenAt) >= seenEvery {
-		if err := s.store.TouchSession(r.Context(), ses.ID, s.now(), s.clientIP(r)); err != nil {
+		if err := s.store.TouchSession(r.Context(), ses.ID, s.now(), request.ClientIP(r)); err != nil {
 			s.log.WarnContext(r.Context(), "touch session", "err", err)
 		}
 	}
-	p := &principal{UserID: user.ID, SessionID: ses.ID, Actor: user.Email}
+	p := &request.Principal{UserID: user.ID, SessionID: ses.ID, Actor: user.Email}
 	if userLevel(r) {
 		if user.PlatformOwner {
 			p.Role = feedback.RoleOwner
@@ -133,7 +133,7 @@ func allowed(role string, r *http.Request) error {
 // session: API tokens cannot manage sessions, tokens or members.
 func (s *Server) sessionOnly(next http.Handler) http.Handler {
 	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
-		if p := principalOf(r.Context()); p == nil || p.SessionID == "" {
+		if p := request.PrincipalOf(r.Context()); p == nil || p.SessionID == "" {
 			return feedback.Errorf(feedback.EForbidden, "This endpoint needs a dashboard session; API tokens cannot use it.")
 		}
 		next.ServeHTTP(w, r)

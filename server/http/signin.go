@@ -12,6 +12,7 @@ import (
 
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/auth"
+	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -78,13 +79,13 @@ func (s *Server) handleCallback(w http.ResponseWriter, r *http.Request) {
 		s.refuseSignIn(w, r, err)
 		return
 	}
-	ses, err := s.sessions.Start(r.Context(), w, u, id, s.clientIP(r), r.UserAgent())
+	ses, err := s.sessions.Start(r.Context(), w, u, id, request.ClientIP(r), r.UserAgent())
 	if err != nil {
 		s.refuseSignIn(w, r, err)
 		return
 	}
 	ctx := r.Context()
-	r = r.WithContext(withPrincipal(ctx, &principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
+	r = r.WithContext(request.WithPrincipal(ctx, &request.Principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
 	s.audit(r, nil, feedback.AuditSignIn, "session:"+ses.ID, map[string]string{"amr": strings.Join(id.AMR, " ")})
 	back := "/"
 	if l != nil {
@@ -148,7 +149,7 @@ func (s *Server) endSession(r *http.Request, ses *server.Session) {
 	}
 	s.sessions.RevokeAtProvider(r.Context(), ses)
 	if u, err := s.store.User(r.Context(), ses.UserID); err == nil {
-		r = r.WithContext(withPrincipal(r.Context(), &principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
+		r = r.WithContext(request.WithPrincipal(r.Context(), &request.Principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
 	}
 	s.audit(r, nil, feedback.AuditSignOut, "session:"+ses.ID, nil)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -23,7 +24,7 @@ func (s *Server) handleSurveyCreate(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	sv := &feedback.Survey{Title: *in.Title, Questions: *in.Questions}
-	if err := s.store.CreateSurvey(r.Context(), workspaceID(r.Context()), sv); err != nil {
+	if err := s.store.CreateSurvey(r.Context(), request.WorkspaceID(r.Context()), sv); err != nil {
 		return err
 	}
 	return writeCreated(w, r, "/surveys/"+sv.ID, sv)

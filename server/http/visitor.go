@@ -7,7 +7,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/server/workspace"
 	"github.com/feedbackhq/feedback/shared/feedback"
 	"github.com/feedbackhq/feedback/shared/i18n"
 )
@@ -30,20 +33,20 @@ func (s *Server) posterTarget(ctx context.Context, code string) (*target, error)
 		return nil, errInvalidCode
 	}
 	p, err := s.store.PosterByID(ctx, id)
-	if isCode(err, feedback.ENotFound) {
+	if feedback.ErrorCode(err) == feedback.ENotFound {
 		return nil, errInvalidCode
 	}
 	if err != nil {
 		return nil, err
 	}
-	key, err := s.posterKey(ctx, p.WorkspaceID)
+	key, err := s.posters.Key(ctx, p.WorkspaceID)
 	if err != nil {
 		return nil, err
 	}
 	if !secret.VerifyPoster(key, p.ID, mac) {
 		return nil, errInvalidCode
 	}
-	view, err := s.formView(ctx, p.WorkspaceID, p.LocationID, p.FormRef, p.RevokedAt != nil)
+	view, err := workspace.FormView(ctx, s.store, p.WorkspaceID, p.LocationID, p.FormRef, p.RevokedAt != nil)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +65,7 @@ func (s *Server) handleVisitorForm(w http.ResponseWriter, r *http.Request) {
 	lang := preferredLanguage(r)
 	code := chi.URLParam(r, "code")
 	var t *target
-	err := s.localQuota(w, r, "visit-ip:"+s.clientIP(r), s.limits.PerIP)
+	err := s.local.Take(w, r, "visit-ip:"+request.ClientIP(r), s.limits.PerIP)
 	if err == nil {
 		t, err = s.posterTarget(r.Context(), code)
 	}
@@ -83,18 +86,18 @@ func (s *Server) handleVisitorSubmit(w http.ResponseWriter, r *http.Request) {
 	lang := preferredLanguage(r)
 	// Only a browser's form post gets pages; everything else is an API
 	// client and gets problems.
-	asJSON := !isMediaType(r, "application/x-www-form-urlencoded")
+	asJSON := !request.IsMediaType(r, "application/x-www-form-urlencoded")
 	fail := func(err error) {
 		if asJSON {
-			s.writeError(w, r, err)
+			s.errs.Write(w, r, err)
 		} else {
 			s.visitorError(w, r, lang, err)
 		}
 	}
 	code := chi.URLParam(r, "code")
-	err := s.localQuota(w, r, "submit-ip:"+s.clientIP(r), s.limits.PerIP)
+	err := s.local.Take(w, r, "submit-ip:"+request.ClientIP(r), s.limits.PerIP)
 	if err == nil {
-		err = s.localQuota(w, r, "submit-poster:"+code, s.limits.PerPoster)
+		err = s.local.Take(w, r, "submit-poster:"+code, s.limits.PerPoster)
 	}
 	if err != nil {
 		fail(err)
@@ -130,20 +133,20 @@ func (s *Server) handleVisitorSubmit(w http.ResponseWriter, r *http.Request) {
 	if created {
 		status = http.StatusCreated
 	}
-	_ = writeJSON(w, status, rec)
+	_ = response.JSON(w, status, rec)
 }
 
 // decodeSubmission reads a JSON or form-encoded submission.
 func (s *Server) decodeSubmission(w http.ResponseWriter, r *http.Request, t *target, asJSON bool) (feedback.Submission, error) {
 	var sub feedback.Submission
 	if asJSON {
-		if !isMediaType(r, "application/json") {
+		if !request.IsMediaType(r, "application/json") {
 			return sub, feedback.Errorf(feedback.EUnsupportedMediaType,
 				"The body must be application/json or application/x-www-form-urlencoded.")
 		}
-		return sub, decodeJSON(w, r, &sub, maxVisitBody)
+		return sub, request.DecodeJSON(w, r, &sub, maxVisitBody)
 	}
-	body, err := readBody(w, r, maxVisitBody)
+	body, err := request.ReadBody(w, r, maxVisitBody)
 	if err != nil {
 		return sub, err
 	}

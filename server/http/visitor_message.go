@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/feedbackhq/feedback/app/visitor"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/shared/feedback"
 	"github.com/feedbackhq/feedback/shared/i18n"
 )
@@ -32,7 +33,7 @@ func (s *Server) renderThanks(w http.ResponseWriter, lang, code string) {
 
 // visitorError renders err as a readable page with its status.
 func (s *Server) visitorError(w http.ResponseWriter, r *http.Request, lang string, err error) {
-	status := statusOf(err)
+	status := response.Status(err)
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "visitor request failed", "err", err, "path", r.URL.Path)
 	}

@@ -7,6 +7,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/webhook"
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -33,7 +35,7 @@ func anyScheme(string) bool { return true }
 // prefix only.
 func (s *Server) handleWebhookCreate(w http.ResponseWriter, r *http.Request) error {
 	var in feedback.WebhookInput
-	if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 		return err
 	}
 	if err := in.Validate(anyScheme); err != nil {
@@ -45,7 +47,7 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, r *http.Request) err
 	if in.Secret == "" {
 		in.Secret = secret.NewWebhookSecret()
 	}
-	ws := workspaceID(r.Context())
+	ws := request.WorkspaceID(r.Context())
 	wh := &server.Webhook{WorkspaceID: ws}
 	wh.ID, wh.URL, wh.Events = feedback.NewID(), in.URL, in.Events
 	wh.SecretPrefix = in.Secret[:feedback.SecretPrefixLength]
@@ -60,14 +62,14 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, r *http.Request) err
 // handleWebhookDelete handles "DELETE /webhooks/{id}", with its
 // pending deliveries.
 func (s *Server) handleWebhookDelete(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
 	if err := deleteByID(w, r, s.store.DeleteWebhook); err != nil {
 		return err
 	}
-	ws := workspaceID(r.Context())
+	ws := request.WorkspaceID(r.Context())
 	s.audit(r, &ws, feedback.AuditWebhookDeleted, "webhook:"+id, nil)
 	return nil
 }
@@ -76,12 +78,12 @@ func (s *Server) handleWebhookDelete(w http.ResponseWriter, r *http.Request) err
 // checked like a new subscription's; a new secret rotates, the old one
 // signing alongside it for a day.
 func (s *Server) handleWebhookUpdate(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
 	var in feedback.WebhookUpdate
-	if err := decodeJSON(w, r, &in, maxJSONBody); err != nil {
+	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 		return err
 	}
 	if err := in.Validate(anyScheme); err != nil {
@@ -92,7 +94,7 @@ func (s *Server) handleWebhookUpdate(w http.ResponseWriter, r *http.Request) err
 			return err
 		}
 	}
-	ws := workspaceID(r.Context())
+	ws := request.WorkspaceID(r.Context())
 	c := server.WebhookChange{URL: in.URL, Events: in.Events, Enabled: in.Enabled}
 	if in.Secret != nil {
 		c.Secret = s.keys.Seal([]byte(*in.Secret), webhook.SecretAAD(ws, id))
@@ -102,41 +104,41 @@ func (s *Server) handleWebhookUpdate(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, wh.WebhookSubscription)
+	return response.JSON(w, http.StatusOK, wh.WebhookSubscription)
 }
 
 // handleWebhookTest handles "POST /webhooks/{id}/test": a webhook.test
 // event delivered to this subscription only, answered 202 with the
 // delivery to follow in its log.
 func (s *Server) handleWebhookTest(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	if err := noQuery(r); err != nil {
+	if err := request.NoQuery(r); err != nil {
 		return err
 	}
 	data, _ := json.Marshal(map[string]string{"webhook_id": id, "message": "This is a test event from feedbackd."})
-	d, err := s.store.PingWebhook(r.Context(), workspaceID(r.Context()), id, data)
+	d, err := s.store.PingWebhook(r.Context(), request.WorkspaceID(r.Context()), id, data)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusAccepted, d)
+	return response.JSON(w, http.StatusAccepted, d)
 }
 
 // handleRedeliver handles "POST /webhooks/{id}/deliveries/{delivery}/redeliver".
 func (s *Server) handleRedeliver(w http.ResponseWriter, r *http.Request) error {
-	id, err := pathID(r, "id")
+	id, err := request.PathID(r, "id")
 	if err != nil {
 		return err
 	}
-	did, err := pathID(r, "delivery")
+	did, err := request.PathID(r, "delivery")
 	if err != nil {
 		return err
 	}
-	d, err := s.store.Redeliver(r.Context(), workspaceID(r.Context()), id, did)
+	d, err := s.store.Redeliver(r.Context(), request.WorkspaceID(r.Context()), id, did)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusAccepted, d)
+	return response.JSON(w, http.StatusAccepted, d)
 }

@@ -1,4 +1,4 @@
-package http
+package workspace
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// CreateWorkspace stores a new workspace with a fresh poster-signing key
-// sealed by keys. The command line and the tests provision through it.
-func CreateWorkspace(ctx context.Context, store server.Store, keys *secret.Keyring, name, slug string) (*server.Workspace, error) {
+// Create stores a new workspace with a fresh poster-signing key sealed
+// by keys. The command line and the tests provision through it.
+func Create(ctx context.Context, store server.WorkspaceStore, keys *secret.Keyring, name, slug string) (*server.Workspace, error) {
 	ws := &server.Workspace{}
 	ws.ID, ws.Name, ws.Slug = feedback.NewID(), strings.TrimSpace(name), slug
 	ws.PosterKey = keys.Seal(secret.NewPosterKey(), PosterKeyAAD(ws.ID))
@@ -23,7 +23,7 @@ func CreateWorkspace(ctx context.Context, store server.Store, keys *secret.Keyri
 
 // CreateToken stores a new API token for a workspace and returns its
 // value, which exists nowhere else: only its hash is stored.
-func CreateToken(ctx context.Context, store server.Store, workspaceID, name string) (string, *server.Token, error) {
+func CreateToken(ctx context.Context, store server.TokenStore, workspaceID, name string) (string, *server.Token, error) {
 	value, hash := secret.NewToken(secret.APITokenPrefix)
 	t := &server.Token{WorkspaceID: workspaceID, Name: name, Hash: hash,
 		Prefix: secret.DisplayPrefix(secret.APITokenPrefix, value)}

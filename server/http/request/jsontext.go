@@ -1,4 +1,4 @@
-package http
+package request
 
 import (
 	"bytes"
@@ -9,14 +9,14 @@ import (
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// checkJSONText refuses JSON text whose strings are not valid Unicode:
+// CheckJSONText refuses JSON text whose strings are not valid Unicode:
 // bytes that are not UTF-8, or an escaped surrogate (\ud800-\udfff)
 // that is not half of a pair. encoding/json would quietly replace both
 // with U+FFFD and the service would store something other than what was
 // sent, so the request is refused instead, naming the first such field
 // (a key path such as "name", "answers.q1" or "questions[2].labels.de").
 // Text that is not JSON at all is left to the decoder to refuse.
-func checkJSONText(body []byte) error {
+func CheckJSONText(body []byte) error {
 	if utf8.Valid(body) && !bytes.Contains(body, []byte(`\u`)) {
 		return nil // the common case: nothing to look at closely
 	}

@@ -1,10 +1,9 @@
-package http
+package request
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -13,47 +12,31 @@ import (
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// Body size limits.
-const (
-	maxJSONBody   = 1 << 20 // API bodies
-	maxVisitBody  = 64 << 10
-	maxKioskBatch = 8 << 20
-)
+// MaxJSONBody is the size limit of an API body.
+const MaxJSONBody = 1 << 20
 
-// writeJSON answers v as JSON with status.
-func writeJSON(w http.ResponseWriter, status int, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode response: %w", err)
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
-	return nil
-}
-
-// decodeJSON reads a JSON object of at most limit bytes into dst,
+// DecodeJSON reads a JSON object of at most limit bytes into dst,
 // rejecting other media types, strings that are not valid Unicode,
 // unknown fields and trailing data.
-func decodeJSON(w http.ResponseWriter, r *http.Request, dst any, limit int64) error {
-	body, err := readJSON(w, r, limit)
+func DecodeJSON(w http.ResponseWriter, r *http.Request, dst any, limit int64) error {
+	body, err := ReadJSON(w, r, limit)
 	if err != nil {
 		return err
 	}
-	return unmarshalStrict(body, dst)
+	return unmarshal(body, dst)
 }
 
-// readJSON reads a JSON body of at most limit bytes, refusing other
+// ReadJSON reads a JSON body of at most limit bytes, refusing other
 // media types.
-func readJSON(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	if !isMediaType(r, "application/json") {
+func ReadJSON(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	if !IsMediaType(r, "application/json") {
 		return nil, feedback.Errorf(feedback.EUnsupportedMediaType, "The body must be application/json.")
 	}
-	return readBody(w, r, limit)
+	return ReadBody(w, r, limit)
 }
 
-// readBody reads the whole body up to limit bytes.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+// ReadBody reads the whole body up to limit bytes.
+func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
@@ -65,19 +48,19 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	return b, nil
 }
 
-// unmarshalStrict decodes one JSON value into dst, naming the offending
-// field when a string is not valid Unicode (see [checkJSONText]), or a
+// unmarshal decodes one JSON value into dst, naming the offending
+// field when a string is not valid Unicode (see [CheckJSONText]), or a
 // value has the wrong type or is unknown.
-func unmarshalStrict(body []byte, dst any) error {
-	if err := checkJSONText(body); err != nil {
+func unmarshal(body []byte, dst any) error {
+	if err := CheckJSONText(body); err != nil {
 		return err
 	}
-	return decodeStrict(body, dst)
+	return DecodeStrict(body, dst)
 }
 
-// decodeStrict is unmarshalStrict without the check of the strings'
+// DecodeStrict is unmarshal without the check of the strings'
 // text, for an envelope whose items are checked one by one.
-func decodeStrict(body []byte, dst any) error {
+func DecodeStrict(body []byte, dst any) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
@@ -127,23 +110,8 @@ func jsonTypeName(goType string) string {
 	return "of another type"
 }
 
-// isMediaType reports whether the request body is of media type want.
-func isMediaType(r *http.Request, want string) bool {
+// IsMediaType reports whether the request body is of media type want.
+func IsMediaType(r *http.Request, want string) bool {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	return err == nil && strings.EqualFold(mt, want)
-}
-
-// writeCreated answers 201 with a Location header for path, relative to
-// the API prefix the request used (/api/v1 or /api).
-func writeCreated(w http.ResponseWriter, r *http.Request, path string, v any) error {
-	w.Header().Set("Location", apiPrefix(r)+path)
-	return writeJSON(w, http.StatusCreated, v)
-}
-
-// apiPrefix returns the API prefix of the request's path.
-func apiPrefix(r *http.Request) string {
-	if strings.HasPrefix(r.URL.Path, "/api/v1/") {
-		return "/api/v1"
-	}
-	return "/api"
 }

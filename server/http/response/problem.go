@@ -1,10 +1,10 @@
-package http
+package response
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 
+	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -35,16 +35,17 @@ var problemKinds = map[string]struct {
 	feedback.ERateLimited:          {http.StatusTooManyRequests, "Rate limit exceeded"},
 }
 
-// statusOf returns the HTTP status for err's code.
-func statusOf(err error) int {
+// Status returns the HTTP status for err's code: 500 for an error
+// without one.
+func Status(err error) int {
 	if k, ok := problemKinds[feedback.ErrorCode(err)]; ok {
 		return k.status
 	}
 	return http.StatusInternalServerError
 }
 
-// problemOf builds the problem body for err.
-func problemOf(r *http.Request, err error) *feedback.Problem {
+// Problem builds the problem body that answers err to r.
+func Problem(r *http.Request, err error) *feedback.Problem {
 	code := feedback.ErrorCode(err)
 	k, ok := problemKinds[code]
 	if !ok {
@@ -56,54 +57,15 @@ func problemOf(r *http.Request, err error) *feedback.Problem {
 	}
 	return &feedback.Problem{
 		Type: feedback.ProblemTypePrefix + code, Title: k.title, Status: k.status,
-		Detail: feedback.ErrorMessage(err), Code: code, RequestID: requestID(r.Context()),
+		Detail: feedback.ErrorMessage(err), Code: code, RequestID: request.ID(r.Context()),
 		InvalidParams: params,
 	}
 }
 
-// writeError answers err as a problem and logs it when it is internal.
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	p := problemOf(r, err)
-	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
-		// The client went away or timed out; nobody reads the answer and
-		// nothing is wrong with the service.
-		s.log.DebugContext(r.Context(), "request abandoned", "err", err, "path", r.URL.Path)
-		p.Status, p.Code, p.Title = 499, "client_closed_request", "Client closed request"
-		writeProblem(w, p)
-		return
-	}
-	if p.Status >= 500 {
-		s.log.ErrorContext(r.Context(), "request failed", "err", err,
-			"method", r.Method, "path", r.URL.Path, "request_id", p.RequestID)
-	}
-	writeProblem(w, p)
-}
-
-func writeProblem(w http.ResponseWriter, p *feedback.Problem) {
+// WriteProblem answers p as application/problem+json.
+func WriteProblem(w http.ResponseWriter, p *feedback.Problem) {
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(p.Status)
 	_ = json.NewEncoder(w).Encode(p)
-}
-
-// handlerFunc is the shape of every handler: it writes a response or
-// returns an error, which the adapter answers.
-type handlerFunc func(w http.ResponseWriter, r *http.Request) error
-
-// handle adapts h to an http.HandlerFunc.
-func (s *Server) handle(h handlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if err := h(w, r); err != nil {
-			s.writeError(w, r, err)
-		}
-	}
-}
-
-// errNotFound is the error of every unknown route and foreign id.
-var errNotFound = feedback.Errorf(feedback.ENotFound, "The requested resource does not exist.")
-
-// isCode reports whether err carries code.
-func isCode(err error, code string) bool {
-	var e *feedback.Error
-	return errors.As(err, &e) && e.Code == code
 }

@@ -1,4 +1,4 @@
-package http
+package request
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// FuzzCheckJSONText checks checkJSONText against encoding/json itself:
+// FuzzCheckJSONText checks CheckJSONText against encoding/json itself:
 // for a JSON text, it must refuse exactly when decoding would put a
 // U+FFFD into a string that the text did not hold, literally or as the
 // escape \ufffd.
@@ -23,8 +23,8 @@ func FuzzCheckJSONText(f *testing.F) {
 			return // not JSON: the decoder refuses it either way
 		}
 		repaired := decodedFFFD(body) != sourceFFFD(body)
-		if refused := checkJSONText(body) != nil; refused != repaired {
-			t.Errorf("checkJSONText(%q) refused = %v; decoding replaces characters: %v", body, refused, repaired)
+		if refused := CheckJSONText(body) != nil; refused != repaired {
+			t.Errorf("CheckJSONText(%q) refused = %v; decoding replaces characters: %v", body, refused, repaired)
 		}
 	})
 }
