@@ -105,6 +105,12 @@ func (s *Server) kioskAuth(r *http.Request) (*server.Kiosk, error) {
 	return k, nil
 }
 
+// refuse answers a request whose credentials failed (see
+// [ratelimit.Anonymous.Refuse]).
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
+	s.errs.Write(w, r, s.anon.Refuse(w, r, err))
+}
+
 func kioskOf(ctx context.Context) *server.Kiosk {
 	k, _ := ctx.Value(kioskKey).(*server.Kiosk)
 	return k

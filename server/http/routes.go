@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/feedbackhq/feedback/server/http/ratelimit"
 	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -20,7 +19,9 @@ func (s *Server) Handler() http.Handler {
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed(r))
 
-	api := s.apiRouter(r)
+	// The audiences' routers inherit notFound and methodNotAllowed
+	// (chi's Mount), so they are set first.
+	api := s.api.Routes()
 	r.Mount("/api/v1", api)
 	r.Mount("/api", api)
 	s.registerVisitorRoutes(r)
@@ -45,86 +46,10 @@ func (s *Server) Handler() http.Handler {
 	return r
 }
 
-// apiRouter serves the REST API; it is mounted at /api/v1 and /api. Every
-// request, unknown routes and methods included, is authenticated and
-// counted first, so every answer carries the rate-limit headers; only the
-// OpenAPI document is public (and counted per client IP). root is the
-// router it is mounted in.
-func (s *Server) apiRouter(root chi.Routes) chi.Router {
-	r := chi.NewRouter()
-	r.Use(s.apiGate, s.rejectQueryOnWrites)
-	r.NotFound(s.notFound)
-	r.MethodNotAllowed(s.methodNotAllowed(root))
-	r.Get("/openapi.json", s.handleOpenAPI)
-	r.Group(func(r chi.Router) {
-		s.registerHygieneRoutes(r)
-		s.registerReviewRoutes(r)
-		s.registerSurveyRoutes(r)
-		s.registerLocationRoutes(r)
-		s.registerPosterRoutes(r)
-		s.registerWebhookRoutes(r)
-		s.registerEventRoutes(r)
-		s.registerKioskRoutes(r)
-		s.registerAccountRoutes(r)
-	})
-	return r
-}
-
 // isAPI reports whether the request is for the API or a device endpoint,
 // which answer problems in JSON rather than pages.
 func isAPI(r *http.Request) bool {
 	return strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/kiosk/")
-}
-
-// apiGate authenticates and rate-limits every API request but the
-// public OpenAPI document.
-func (s *Server) apiGate(next http.Handler) http.Handler {
-	private := s.requireToken(s.limitWorkspace(next))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/openapi.json") && r.Method == http.MethodGet {
-			if err := s.anon.Take(w, r); err != nil {
-				s.errs.Write(w, r, err)
-				return
-			}
-			next.ServeHTTP(w, r)
-			return
-		}
-		// Answers to credentials (tokens, sessions, secrets shown once)
-		// are never stored by a cache.
-		w.Header().Set("Cache-Control", "no-store")
-		private.ServeHTTP(w, r)
-	})
-}
-
-// limitWorkspace counts an authenticated API request against its
-// workspace's budget, shared by every instance on PostgreSQL, or the
-// user's for requests that name no workspace.
-func (s *Server) limitWorkspace(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key := "ws:" + request.WorkspaceID(r.Context())
-		if p := request.PrincipalOf(r.Context()); p != nil && p.WorkspaceID == "" {
-			key = "user:" + p.UserID
-		}
-		if err := ratelimit.New(s.store.Limiter(), s.now).Take(w, r, key, s.cfg.RateLimit); err != nil {
-			s.errs.Write(w, r, err)
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// rejectQueryOnWrites refuses query parameters on requests that change
-// something: none of them takes any, and a typo must not pass silently.
-func (s *Server) rejectQueryOnWrites(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.URL.RawQuery != "" {
-			if err := request.NoQuery(r); err != nil {
-				s.errs.Write(w, r, err)
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
 }
 
 // notFound answers an unknown path: a problem for the API and the

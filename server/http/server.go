@@ -11,7 +11,9 @@ import (
 
 	"github.com/feedbackhq/feedback/app/pwa"
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/api"
 	"github.com/feedbackhq/feedback/server/auth"
+	"github.com/feedbackhq/feedback/server/http/audit"
 	"github.com/feedbackhq/feedback/server/http/ratelimit"
 	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/inmem"
@@ -87,6 +89,8 @@ type Server struct {
 	anon     ratelimit.Anonymous
 	limits   VisitorLimits
 	posters  *workspace.PosterKeys
+	audit    *audit.Log
+	api      *api.Server
 	wasm     wasmBuild
 	goapp    *app.Handler
 	policy   webhook.Policy
@@ -118,6 +122,10 @@ func New(cfg Config) *Server {
 	}
 	s.sessions = &auth.Sessions{Store: cfg.Store, Now: s.now, RP: s.rp, Keys: cfg.Keyring, Log: s.log}
 	s.cop = http.NewCrossOriginProtection()
+	s.audit = &audit.Log{Store: cfg.Store, Log: s.log}
+	s.api = api.New(api.Config{Store: cfg.Store, Keyring: cfg.Keyring, Posters: s.posters, BaseURL: cfg.BaseURL,
+		RateLimit: s.cfg.RateLimit, Anonymous: s.anon, Webhooks: s.policy, Sessions: s.sessions, CrossOrigin: s.cop,
+		Logger: s.log, Now: s.now})
 	s.wasm = loadWasm(cfg.WebDir)
 	pwa.Register()
 	s.goapp = pwa.NewHandler(pwa.Config{Version: s.wasm.version, WasmSize: strconv.FormatInt(s.wasm.size, 10)})

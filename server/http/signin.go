@@ -13,6 +13,7 @@ import (
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/auth"
 	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -86,7 +87,7 @@ func (s *Server) handleCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	r = r.WithContext(request.WithPrincipal(ctx, &request.Principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
-	s.audit(r, nil, feedback.AuditSignIn, "session:"+ses.ID, map[string]string{"amr": strings.Join(id.AMR, " ")})
+	s.audit.Record(r, nil, feedback.AuditSignIn, "session:"+ses.ID, map[string]string{"amr": strings.Join(id.AMR, " ")})
 	back := "/"
 	if l != nil {
 		back = safeReturn(l.ReturnTo)
@@ -151,7 +152,7 @@ func (s *Server) endSession(r *http.Request, ses *server.Session) {
 	if u, err := s.store.User(r.Context(), ses.UserID); err == nil {
 		r = r.WithContext(request.WithPrincipal(r.Context(), &request.Principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
 	}
-	s.audit(r, nil, feedback.AuditSignOut, "session:"+ses.ID, nil)
+	s.audit.Record(r, nil, feedback.AuditSignOut, "session:"+ses.ID, nil)
 }
 
 // signedOutPath is where a sign-out ends: the provider's
@@ -209,4 +210,30 @@ func (s *Server) renderSignIn(w http.ResponseWriter, status int, d signInData) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_ = signInTemplate.Execute(w, d)
+}
+
+// handleInviteAccept handles "GET /auth/invite/{code}": signed in, the
+// user joins the workspace and continues to its dashboard; signed out,
+// they sign in first and come back here.
+func (s *Server) handleInviteAccept(w http.ResponseWriter, r *http.Request) {
+	code := chi.URLParam(r, "code")
+	if !secret.ValidToken(secret.InvitePrefix, code) {
+		s.signInPage(w, http.StatusNotFound, "This invitation link is not valid.", "/")
+		return
+	}
+	ses, err := s.sessions.Authenticate(w, r)
+	if err != nil {
+		http.Redirect(w, r, "/auth/login?return_to=/auth/invite/"+code, http.StatusFound)
+		return
+	}
+	m, err := s.store.AcceptInvite(r.Context(), secret.Hash(code), ses.UserID)
+	if err != nil {
+		s.signInPage(w, http.StatusNotFound, "This invitation was used already or has expired; ask for a new one.", "/")
+		return
+	}
+	if u, err := s.store.User(r.Context(), ses.UserID); err == nil {
+		r = r.WithContext(request.WithPrincipal(r.Context(), &request.Principal{UserID: u.ID, SessionID: ses.ID, Actor: u.Email}))
+	}
+	s.audit.Record(r, &m.WorkspaceID, feedback.AuditMemberJoined, "user:"+ses.UserID, map[string]string{"role": m.Role})
+	s.signInPage(w, http.StatusOK, "You joined "+m.Name+" as "+m.Role+".", "/w/"+m.Slug+"/")
 }

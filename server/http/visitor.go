@@ -62,7 +62,7 @@ func (s *Server) posterTarget(ctx context.Context, code string) (*target, error)
 // handleVisitorForm handles "GET /q/{code}": the form as plain HTML that
 // works without JavaScript, with a fresh submission id.
 func (s *Server) handleVisitorForm(w http.ResponseWriter, r *http.Request) {
-	lang := preferredLanguage(r)
+	lang := request.Language(r)
 	code := chi.URLParam(r, "code")
 	var t *target
 	err := s.local.Take(w, r, "visit-ip:"+request.ClientIP(r), s.limits.PerIP)
@@ -83,7 +83,7 @@ func (s *Server) handleVisitorForm(w http.ResponseWriter, r *http.Request) {
 // offline queue (201 new, 200 repeated, 409 conflicting) or a form post
 // from the HTML page (303 to the thank-you page).
 func (s *Server) handleVisitorSubmit(w http.ResponseWriter, r *http.Request) {
-	lang := preferredLanguage(r)
+	lang := request.Language(r)
 	// Only a browser's form post gets pages; everything else is an API
 	// client and gets problems.
 	asJSON := !request.IsMediaType(r, "application/x-www-form-urlencoded")
@@ -159,7 +159,7 @@ func (s *Server) decodeSubmission(w http.ResponseWriter, r *http.Request, t *tar
 
 // handleVisitorThanks handles "GET /q/{code}/thanks".
 func (s *Server) handleVisitorThanks(w http.ResponseWriter, r *http.Request) {
-	lang := preferredLanguage(r)
+	lang := request.Language(r)
 	code := chi.URLParam(r, "code")
 	if !secret.PosterCodePattern.MatchString(code) {
 		s.visitorError(w, r, lang, errInvalidCode)

@@ -39,12 +39,3 @@ func (s *Server) visitorError(w http.ResponseWriter, r *http.Request, lang strin
 	}
 	renderApp(w, status, lang, http.StatusText(status), &visitor.Page{Lang: lang, Problem: feedback.ErrorCode(err)})
 }
-
-// preferredLanguage returns the language of a visitor page: a supported
-// ?lang= first, then Accept-Language.
-func preferredLanguage(r *http.Request) string {
-	if l, ok := i18n.Normalize(r.URL.Query().Get("lang")); ok {
-		return l
-	}
-	return i18n.Match(r.Header.Get("Accept-Language"))
-}

@@ -1,4 +1,4 @@
-package http
+package api
 
 import (
 	"encoding/json"
@@ -55,7 +55,7 @@ func (s *Server) handleWebhookCreate(w http.ResponseWriter, r *http.Request) err
 	if err := s.store.CreateWebhook(r.Context(), wh); err != nil {
 		return err
 	}
-	s.audit(r, &ws, feedback.AuditWebhookCreated, "webhook:"+wh.ID, map[string]string{"url": wh.URL})
+	s.audit.Record(r, &ws, feedback.AuditWebhookCreated, "webhook:"+wh.ID, map[string]string{"url": wh.URL})
 	return writeCreated(w, r, "/webhooks/"+wh.ID, wh.WebhookSubscription)
 }
 
@@ -70,7 +70,7 @@ func (s *Server) handleWebhookDelete(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	ws := request.WorkspaceID(r.Context())
-	s.audit(r, &ws, feedback.AuditWebhookDeleted, "webhook:"+id, nil)
+	s.audit.Record(r, &ws, feedback.AuditWebhookDeleted, "webhook:"+id, nil)
 	return nil
 }
 

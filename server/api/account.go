@@ -1,4 +1,4 @@
-package http
+package api
 
 import (
 	"net/http"
@@ -94,7 +94,7 @@ func (s *Server) handleRevokeSession(w http.ResponseWriter, r *http.Request) err
 	if id == p.SessionID {
 		s.sessions.Clear(w)
 	}
-	s.audit(r, nil, feedback.AuditSessionRevoked, "session:"+id, nil)
+	s.audit.Record(r, nil, feedback.AuditSessionRevoked, "session:"+id, nil)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -166,7 +166,7 @@ func (s *Server) handleTokenCreate(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	s.audit(r, &ws, feedback.AuditTokenCreated, "token:"+t.ID, map[string]string{"name": name})
+	s.audit.Record(r, &ws, feedback.AuditTokenCreated, "token:"+t.ID, map[string]string{"name": name})
 	return writeCreated(w, r, "/tokens/"+t.ID, NewAPIToken{APIToken: tokenView(*t), Token: value})
 }
 
@@ -181,22 +181,7 @@ func (s *Server) handleTokenRevoke(w http.ResponseWriter, r *http.Request) error
 	if _, err := s.store.RevokeToken(r.Context(), ws, id); err != nil {
 		return err
 	}
-	s.audit(r, &ws, feedback.AuditTokenRevoked, "token:"+id, nil)
+	s.audit.Record(r, &ws, feedback.AuditTokenRevoked, "token:"+id, nil)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-// audit appends a security event for the request's actor; a failure is
-// logged, not answered, as the action itself has happened.
-func (s *Server) audit(r *http.Request, ws *string, action, target string, details map[string]string) {
-	e := &feedback.AuditEntry{WorkspaceID: ws, Action: action, Target: target, IP: request.ClientIP(r), Details: details, Actor: "anonymous"}
-	if p := request.PrincipalOf(r.Context()); p != nil {
-		e.Actor = p.Actor
-		if p.UserID != "" {
-			e.ActorID = &p.UserID
-		}
-	}
-	if err := s.store.AppendAudit(r.Context(), e); err != nil {
-		s.log.ErrorContext(r.Context(), "audit", "action", action, "err", err)
-	}
 }

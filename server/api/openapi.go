@@ -1,4 +1,4 @@
-package http
+package api
 
 import (
 	_ "embed"
@@ -33,7 +33,7 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
 func mustYAMLToJSON(doc []byte) []byte {
 	b, err := yamlToJSON(doc)
 	if err != nil {
-		panic("server/http: openapi.yaml: " + err.Error())
+		panic("server/api: openapi.yaml: " + err.Error())
 	}
 	return b
 }

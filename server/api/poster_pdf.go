@@ -1,4 +1,4 @@
-package http
+package api
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ func (s *Server) handlePosterPDF(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	lang := preferredLanguage(r)
+	lang := request.Language(r)
 	sheet, err := s.posterSheet(r.Context(), p, out.URL, lang)
 	if err != nil {
 		return err
