@@ -26,7 +26,7 @@ func (s *Server) Handler() http.Handler {
 	r.Mount("/api", api)
 	s.registerVisitorRoutes(r)
 	s.registerKioskDeviceRoutes(r)
-	s.registerSignInRoutes(r)
+	r.Mount("/auth", s.web.Routes())
 	if s.cfg.IdP != nil {
 		// The provider routes on the whole path (its issuer's is /idp),
 		// so it gets the request without chi's routing state.

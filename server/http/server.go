@@ -18,6 +18,7 @@ import (
 	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/inmem"
 	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/server/web"
 	"github.com/feedbackhq/feedback/server/webhook"
 	"github.com/feedbackhq/feedback/server/workspace"
 )
@@ -91,6 +92,7 @@ type Server struct {
 	posters  *workspace.PosterKeys
 	audit    *audit.Log
 	api      *api.Server
+	web      *web.Server
 	wasm     wasmBuild
 	goapp    *app.Handler
 	policy   webhook.Policy
@@ -125,6 +127,8 @@ func New(cfg Config) *Server {
 	s.audit = &audit.Log{Store: cfg.Store, Log: s.log}
 	s.api = api.New(api.Config{Store: cfg.Store, Keyring: cfg.Keyring, Posters: s.posters, BaseURL: cfg.BaseURL,
 		RateLimit: s.cfg.RateLimit, Anonymous: s.anon, Webhooks: s.policy, Sessions: s.sessions, CrossOrigin: s.cop,
+		Logger: s.log, Now: s.now})
+	s.web = web.New(web.Config{Store: cfg.Store, Keyring: cfg.Keyring, RP: s.rp, Sessions: s.sessions, CrossOrigin: s.cop,
 		Logger: s.log, Now: s.now})
 	s.wasm = loadWasm(cfg.WebDir)
 	pwa.Register()
