@@ -24,8 +24,8 @@ func (s *Server) Handler() http.Handler {
 	api := s.api.Routes()
 	r.Mount("/api/v1", api)
 	r.Mount("/api", api)
-	s.registerVisitorRoutes(r)
-	s.registerKioskDeviceRoutes(r)
+	r.Mount("/q", s.device.VisitorRoutes())
+	r.Mount("/kiosk", s.device.KioskRoutes())
 	r.Mount("/auth", s.web.Routes())
 	if s.cfg.IdP != nil {
 		// The provider routes on the whole path (its issuer's is /idp),

@@ -13,6 +13,7 @@ import (
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/api"
 	"github.com/feedbackhq/feedback/server/auth"
+	"github.com/feedbackhq/feedback/server/device"
 	"github.com/feedbackhq/feedback/server/http/audit"
 	"github.com/feedbackhq/feedback/server/http/ratelimit"
 	"github.com/feedbackhq/feedback/server/http/response"
@@ -93,6 +94,7 @@ type Server struct {
 	audit    *audit.Log
 	api      *api.Server
 	web      *web.Server
+	device   *device.Server
 	wasm     wasmBuild
 	goapp    *app.Handler
 	policy   webhook.Policy
@@ -128,6 +130,9 @@ func New(cfg Config) *Server {
 	s.api = api.New(api.Config{Store: cfg.Store, Keyring: cfg.Keyring, Posters: s.posters, BaseURL: cfg.BaseURL,
 		RateLimit: s.cfg.RateLimit, Anonymous: s.anon, Webhooks: s.policy, Sessions: s.sessions, CrossOrigin: s.cop,
 		Logger: s.log, Now: s.now})
+	s.device = device.New(device.Config{Store: cfg.Store, Posters: s.posters, Local: s.local, Anonymous: s.anon,
+		Limits: device.Limits{PerIP: s.limits.PerIP, PerPoster: s.limits.PerPoster, PerKiosk: s.limits.PerKiosk},
+		Pages:  visitorPages{s}, Logger: s.log, Now: s.now})
 	s.web = web.New(web.Config{Store: cfg.Store, Keyring: cfg.Keyring, RP: s.rp, Sessions: s.sessions, CrossOrigin: s.cop,
 		Logger: s.log, Now: s.now})
 	s.wasm = loadWasm(cfg.WebDir)
@@ -135,7 +140,3 @@ func New(cfg Config) *Server {
 	s.goapp = pwa.NewHandler(pwa.Config{Version: s.wasm.version, WasmSize: strconv.FormatInt(s.wasm.size, 10)})
 	return s
 }
-
-// handle adapts h to an [http.HandlerFunc] that answers its error as a
-// problem.
-func (s *Server) handle(h response.HandlerFunc) http.HandlerFunc { return s.errs.Handle(h) }

@@ -1,12 +1,10 @@
-package http
+package device
 
 import (
 	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
-
-	"github.com/go-chi/chi/v5"
 
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/http/request"
@@ -20,11 +18,8 @@ type contextKey struct{ name string }
 
 var kioskKey = &contextKey{"kiosk"}
 
-// Body size limits of the devices.
-const (
-	maxVisitBody  = 64 << 10
-	maxKioskBatch = 8 << 20
-)
+// maxKioskBatch is the size limit of a sync's body.
+const maxKioskBatch = 8 << 20
 
 // pairPerIP bounds pairing attempts per client IP and minute: with 40-bit
 // codes valid ten minutes, guessing one is hopeless.
@@ -33,16 +28,6 @@ const pairPerIP = 20
 // maxAppVersion is the longest app version a heartbeat may report, in
 // characters.
 const maxAppVersion = 100
-
-func (s *Server) registerKioskDeviceRoutes(r chi.Router) {
-	r.Post("/kiosk/pair", s.handle(s.handleKioskPair))
-	r.Group(func(r chi.Router) {
-		r.Use(s.requireKiosk)
-		r.Get("/kiosk/config", s.handle(s.handleKioskConfig))
-		r.Post("/kiosk/sync", s.handle(s.handleKioskSync))
-		r.Post("/kiosk/heartbeat", s.handle(s.handleKioskHeartbeat))
-	})
-}
 
 // handleKioskPair handles "POST /kiosk/pair": it consumes a pairing code
 // and answers the kiosk's credential, once.
@@ -72,7 +57,7 @@ func (s *Server) requireKiosk(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		k, err := s.kioskAuth(r)
 		if err != nil {
-			s.refuse(w, r, err)
+			s.errs.Write(w, r, s.anon.Refuse(w, r, err))
 			return
 		}
 		if err := s.local.Take(w, r, "kiosk:"+k.ID, s.limits.PerKiosk); err != nil {
@@ -103,12 +88,6 @@ func (s *Server) kioskAuth(r *http.Request) (*server.Kiosk, error) {
 		return nil, feedback.Errorf(feedback.ETokenRevoked, "This kiosk was unpaired; pair it again.")
 	}
 	return k, nil
-}
-
-// refuse answers a request whose credentials failed (see
-// [ratelimit.Anonymous.Refuse]).
-func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
-	s.errs.Write(w, r, s.anon.Refuse(w, r, err))
 }
 
 func kioskOf(ctx context.Context) *server.Kiosk {
