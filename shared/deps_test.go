@@ -5,6 +5,7 @@ package shared_test
 import (
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,6 +37,26 @@ func TestSharedDependencies(t *testing.T) {
 			if d == b || strings.HasPrefix(d, b+"/") || strings.HasPrefix(d, b) && strings.HasSuffix(b, "/") {
 				t.Errorf("shared/ depends on %s (banned prefix %s)", d, b)
 			}
+		}
+	}
+}
+
+// TestClientLinksNoNetHTTPInTheBrowser: the API client sends through
+// window.fetch in the browser; net/http would add 5 MB to the wasm.
+func TestClientLinksNoNetHTTPInTheBrowser(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "./client")
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps for js/wasm: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "syscall/js") {
+		t.Fatalf("shared/client does not use syscall/js for js/wasm; the check would prove nothing:\n%s", out)
+	}
+	for _, d := range deps {
+		if d == "net/http" || strings.HasPrefix(d, "net/http/") {
+			t.Errorf("shared/client links %s in the browser", d)
 		}
 	}
 }

@@ -8,11 +8,13 @@ import (
 	"strings"
 	"syscall/js"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/feedbackhq/feedback/app/offline"
 	"github.com/feedbackhq/feedback/app/offline/offlinetest"
+	"github.com/feedbackhq/feedback/shared/client"
 )
 
 var dbSeq int
@@ -159,5 +161,36 @@ func breakLocalStorage() (restore func()) {
 			if (saved) Object.defineProperty(window, "localStorage", saved);
 			else delete window.localStorage;
 		})()`)
+	}
+}
+
+// fakeFetch replaces window.fetch with fn (a JavaScript function
+// expression) until the test ends.
+func fakeFetch(t *testing.T, fn string) {
+	real := js.Global().Get("fetch")
+	js.Global().Set("fetch", eval(fn))
+	t.Cleanup(func() { js.Global().Set("fetch", real) })
+}
+
+// TestQueueInBrowser runs the queue on IndexedDB and fetch.
+func TestQueueInBrowser(t *testing.T) {
+	fakeFetch(t, `async (url, o) => new Response("{}", { status: url === "/q/bad" ? 422 : 201 })`)
+	ctx := context.Background()
+	db := tempDB(t)
+	q := offline.New(db, offline.Over(client.Fetch{}))
+	for i, u := range []string{"/q/ok", "/q/bad", "/q/ok"} {
+		it := offline.Item{ID: string(rune('a' + i)), Kind: offline.KindVisitor, URL: u, Body: []byte(`{}`),
+			Added: time.Unix(int64(i), 0)}
+		if err := q.Add(ctx, it); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := q.Flush(ctx)
+	if err != nil || rep.Removed != 2 || rep.Dead != 1 {
+		t.Errorf("Flush = %+v, %v; want 2 removed and 1 dead", rep, err)
+	}
+	st, _ := q.Stats(ctx)
+	if st.Pending != 0 || st.Dead != 1 {
+		t.Errorf("Stats = %+v", st)
 	}
 }

@@ -15,11 +15,6 @@ var errNoBrowser = errors.New("browser: not running in a browser")
 // nothing persists.
 func OpenStore(ctx context.Context) (offline.Store, error) { return offline.NewMemory(), errNoBrowser }
 
-// Send implements offline.Sender; outside a browser it always fails.
-func (Fetch) Send(context.Context, string, string, map[string]string, []byte) (offline.Response, error) {
-	return offline.Response{}, errNoBrowser
-}
-
 // Triggers returns a channel that never fires and is closed when ctx
 // ends: outside a browser there are no events.
 func Triggers(ctx context.Context) <-chan struct{} {

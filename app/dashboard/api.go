@@ -2,17 +2,18 @@ package dashboard
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"strconv"
 
-	"github.com/feedbackhq/feedback/app/browser"
+	"github.com/feedbackhq/feedback/shared/client"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// send is window.fetch with the session cookies (same origin); tests
-// replace it. Call it from a goroutine (ctx.Async), never inside an
-// event handler's synchronous part (see app/browser).
-var send = browser.Fetch{}.Send
+// api is the service's API as the signed-in user: window.fetch with the
+// session cookies (same origin) in the browser. Call its methods from a
+// goroutine (ctx.Async), never inside an event handler's synchronous
+// part (see client.Fetch).
+var api = client.New("", "")
 
 // apiError is a failed request, with a message meant for the person
 // using the dashboard.
@@ -26,33 +27,22 @@ func (e *apiError) Error() string { return e.Message }
 // errUnreachable is a request that got no answer.
 var errUnreachable = &apiError{Message: "The service cannot be reached. Check your connection, then try again."}
 
-// call sends a request to the API (path is below /api/v1) and decodes a
-// 2xx JSON answer into out, when out is not nil. A failure is an
-// *apiError.
-func call(ctx context.Context, method, path string, out any) error {
-	res, err := send(ctx, method, "/api/v1"+path, map[string]string{"Accept": "application/json"}, nil)
-	if err != nil {
-		return errUnreachable
-	}
-	if res.Status < 200 || res.Status > 299 {
-		return problemOf(res.Status, res.Body)
-	}
-	if out == nil || len(res.Body) == 0 {
-		return nil
-	}
-	if json.Unmarshal(res.Body, out) != nil {
-		return &apiError{Status: res.Status, Message: "The service sent an answer the dashboard cannot read. Reload the page, then try again."}
-	}
-	return nil
-}
-
-// problemOf turns an error answer into a readable error: the problem's
+// explain turns the client's error into an *apiError: the problem's
 // detail, which the server writes for people, or a sentence for its
 // status. The request id, when there is one, helps support find it.
-func problemOf(status int, body []byte) *apiError {
-	e := &apiError{Status: status, Message: statusText(status)}
-	var p feedback.Problem
-	if json.Unmarshal(body, &p) != nil {
+func explain(err error) error {
+	var p *feedback.Problem
+	switch {
+	case err == nil:
+		return nil
+	case !errors.As(err, &p):
+		if errors.Is(err, client.ErrDecode) {
+			return &apiError{Message: "The service sent an answer the dashboard cannot read. Reload the page, then try again."}
+		}
+		return errUnreachable
+	}
+	e := &apiError{Status: p.Status, Message: statusText(p.Status)}
+	if p.Type == client.BlankType { // not the service's problem: a proxy's page, say
 		return e
 	}
 	if p.Detail != "" {
@@ -62,6 +52,12 @@ func problemOf(status int, body []byte) *apiError {
 		e.Message += " (Request ID " + p.RequestID + ")"
 	}
 	return e
+}
+
+// problemOf explains an error answer with status and body.
+func problemOf(status int, body []byte) error {
+	p, _ := client.DecodeProblem(status, body)
+	return explain(p)
 }
 
 func statusText(status int) string {
@@ -89,3 +85,19 @@ func hasStatus(err error, status int) bool {
 // isSignedOut reports whether err says there is no session: the user is
 // signed out, or the session was revoked or has expired.
 func isSignedOut(err error) bool { return hasStatus(err, 401) }
+
+// The calls the pages make, each explained for people.
+
+func getMe(ctx context.Context) (*feedback.Me, error) {
+	me, err := api.Me(ctx)
+	return me, explain(err)
+}
+
+func getSessions(ctx context.Context) ([]feedback.Session, error) {
+	page, err := api.Sessions(ctx)
+	return page.Data, explain(err)
+}
+
+func revokeSession(ctx context.Context, id string) error {
+	return explain(api.RevokeSession(ctx, id))
+}

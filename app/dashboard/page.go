@@ -121,9 +121,8 @@ func (p *Page) loadMe() {
 	p.status, p.problem, p.asking = loading, "", true
 	c, ui := p.context(), p.ui
 	ui.Async(func() {
-		var me feedback.Me
-		err := call(c, "GET", "/me", &me)
-		ui.Dispatch(func(ctx app.Context) { p.gotMe(ctx, &me, err) })
+		me, err := getMe(c)
+		ui.Dispatch(func(ctx app.Context) { p.gotMe(ctx, me, err) })
 	})
 }
 

@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"net/url"
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -28,9 +27,8 @@ func (p *Page) loadSessions() {
 	p.sessions.loading = true
 	c, ui := p.context(), p.ui
 	ui.Async(func() {
-		var page feedback.Page[feedback.Session]
-		err := call(c, "GET", "/sessions", &page)
-		ui.Dispatch(func(ctx app.Context) { p.gotSessions(ctx, page.Data, err) })
+		items, err := getSessions(c)
+		ui.Dispatch(func(ctx app.Context) { p.gotSessions(ctx, items, err) })
 	})
 }
 
@@ -71,7 +69,7 @@ func (p *Page) revoke(s feedback.Session) {
 	p.sessions.busy, p.sessions.notice, p.sessions.problem = s.ID, "", ""
 	c, ui := p.context(), p.ui
 	ui.Async(func() {
-		err := call(c, "DELETE", "/sessions/"+url.PathEscape(s.ID), nil)
+		err := revokeSession(c, s.ID)
 		ui.Dispatch(func(ctx app.Context) { p.revoked(ctx, s, err) })
 	})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
+	"github.com/feedbackhq/feedback/app/components"
 	"github.com/feedbackhq/feedback/app/visitor"
 	"github.com/feedbackhq/feedback/shared/feedback"
 	"github.com/feedbackhq/feedback/shared/i18n"
@@ -128,10 +129,7 @@ func (k *Page) screen() app.UI {
 	case admin:
 		return k.renderAdmin()
 	}
-	return app.Main().Class("kiosk-screen").Body(
-		app.H1().Text(i18n.T(i18n.Default, "kiosk_loading")),
-		app.NoScript().Body(app.P().Text(i18n.T(i18n.Default, "kiosk_needs_js"))),
-	)
+	return components.KioskLoading()
 }
 
 // touched notes that someone is using the kiosk.

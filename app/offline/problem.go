@@ -1,38 +1,26 @@
 package offline
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/feedbackhq/feedback/shared/client"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 const idempotencyConflict = feedback.EIdempotencyConflict
 
-// maxDetail bounds the text kept from a body that is not a problem.
-const maxDetail = 200
-
 // problemOf returns the problem code of an answer's body, if it is a
 // problem, and a sentence for Item.LastError.
 func problemOf(status int, body []byte) (code, detail string) {
-	var p feedback.Problem
-	if json.Unmarshal(body, &p) == nil && (p.Code != "" || p.Detail != "") {
-		return problemText(status, &p)
-	}
-	text := strings.TrimSpace(string(body))
-	if len(text) > maxDetail {
-		text = text[:maxDetail]
-		for !utf8.ValidString(text) {
-			text = text[:len(text)-1]
-		}
-		text += "…"
-	}
-	if text == "" {
+	p, ok := client.DecodeProblem(status, body)
+	switch {
+	case ok:
+		return problemText(status, p)
+	case p.Detail == "":
 		return "", fmt.Sprintf("HTTP %d", status)
 	}
-	return "", fmt.Sprintf("HTTP %d: %s", status, text)
+	return "", fmt.Sprintf("HTTP %d: %s", status, p.Detail)
 }
 
 // problemText returns p's code and its detail followed by the invalid

@@ -1,8 +1,10 @@
+//go:build js && wasm
+
 package pwa
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/feedbackhq/feedback/app/browser"
 	"github.com/feedbackhq/feedback/app/kiosk"
 	"github.com/feedbackhq/feedback/app/offline"
+	"github.com/feedbackhq/feedback/shared/client"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -53,23 +56,19 @@ func (d *device) Save(s *kiosk.Settings) {
 
 // Pair consumes a pairing code.
 func (d *device) Pair(ctx context.Context, code string) (*feedback.Pairing, error) {
-	var p feedback.Pairing
-	return &p, call(ctx, "POST", "/kiosk/pair", "", feedback.PairRequest{Code: code}, &p)
+	p, err := client.New("", "").Pair(ctx, code)
+	return p, deviceError(err)
 }
 
 // Config fetches the kiosk and its form.
 func (d *device) Config(ctx context.Context, credential string) (*feedback.Kiosk, *feedback.FormView, error) {
-	var c struct {
-		Kiosk feedback.Kiosk    `json:"kiosk"`
-		Form  feedback.FormView `json:"form"`
-	}
-	err := call(ctx, "GET", "/kiosk/config", credential, nil, &c)
-	return &c.Kiosk, &c.Form, err
+	c, err := client.New("", credential).KioskConfig(ctx)
+	return &c.Kiosk, &c.Form, deviceError(err)
 }
 
 // Heartbeat reports the kiosk alive.
 func (d *device) Heartbeat(ctx context.Context, credential string, hb feedback.Heartbeat) error {
-	return call(ctx, "POST", "/kiosk/heartbeat", credential, hb, nil)
+	return deviceError(client.New("", credential).Heartbeat(ctx, hb))
 }
 
 // Enqueue stores a kiosk submission for the next sync.
@@ -99,31 +98,18 @@ func (d *device) KeepAwake() {
 // Version is the build id of the running app.
 func (d *device) Version() string { return app.Getenv("GOAPP_VERSION") }
 
-// call sends a JSON request with an optional kiosk credential and decodes
-// a 2xx answer into out, or the problem into the error.
-func call(ctx context.Context, method, url, credential string, in, out any) error {
-	headers := map[string]string{"Accept": "application/json"}
-	var body []byte
-	if in != nil {
-		body, _ = json.Marshal(in)
-		headers["Content-Type"] = "application/json"
+// deviceError turns the client's error into one the kiosk can show
+// (feedback.ErrorMessage): the problem's code and detail, or "cannot be
+// reached" for a network error.
+func deviceError(err error) error {
+	var p *feedback.Problem
+	switch {
+	case err == nil || errors.Is(err, client.ErrDecode):
+		return err
+	case errors.As(err, &p) && p.Type != client.BlankType: // the service's own problem
+		return &feedback.Error{Code: p.Code, Message: p.Detail, Params: p.InvalidParams}
+	case errors.As(err, &p): // an answer that is no problem: a proxy's, say
+		return feedback.Errorf(feedback.EUnavailable, "The service answered %d.", p.Status)
 	}
-	if credential != "" {
-		headers["Authorization"] = "Bearer " + credential
-	}
-	res, err := browser.Fetch{}.Send(ctx, method, url, headers, body)
-	if err != nil {
-		return feedback.Errorf(feedback.EUnavailable, "The service cannot be reached.")
-	}
-	if res.Status >= 300 {
-		var p feedback.Problem
-		if json.Unmarshal(res.Body, &p) == nil && p.Code != "" {
-			return &feedback.Error{Code: p.Code, Message: p.Detail, Params: p.InvalidParams}
-		}
-		return feedback.Errorf(feedback.EUnavailable, "The service answered %d.", res.Status)
-	}
-	if out != nil && len(res.Body) > 0 {
-		return json.Unmarshal(res.Body, out)
-	}
-	return nil
+	return feedback.Errorf(feedback.EUnavailable, "The service cannot be reached.")
 }

@@ -105,12 +105,6 @@ func (s *Server) kioskTarget(ctx context.Context, k *server.Kiosk) (*target, err
 		Source: feedback.SourceKiosk, FormRef: k.FormRef, View: view}, nil
 }
 
-// KioskConfig answers GET /kiosk/config: the kiosk and the form it shows.
-type KioskConfig struct {
-	Kiosk feedback.Kiosk    `json:"kiosk"`
-	Form  feedback.FormView `json:"form"`
-}
-
 // handleKioskConfig handles "GET /kiosk/config".
 func (s *Server) handleKioskConfig(w http.ResponseWriter, r *http.Request) error {
 	k := kioskOf(r.Context())
@@ -118,7 +112,7 @@ func (s *Server) handleKioskConfig(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return response.JSON(w, http.StatusOK, KioskConfig{Kiosk: k.Kiosk, Form: *t.View})
+	return response.JSON(w, http.StatusOK, feedback.KioskConfig{Kiosk: k.Kiosk, Form: *t.View})
 }
 
 // handleKioskHeartbeat handles "POST /kiosk/heartbeat".

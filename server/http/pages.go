@@ -8,7 +8,6 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/feedbackhq/feedback/app/dashboard"
 	"github.com/feedbackhq/feedback/app/pwa"
 )
 
@@ -32,23 +31,23 @@ func (s *Server) registerAppRoutes(r chi.Router) {
 // so is a path it accepts that has no page, in the dashboard's own
 // frame.
 func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
-	p, ok := dashboard.New(r.URL.Path)
+	p, ok := pwa.Dashboard(r.URL.Path)
 	if !ok {
 		s.notFound(w, r)
 		return
 	}
 	status := http.StatusOK
-	if !p.Found() {
+	if !p.Found {
 		status = http.StatusNotFound
 	}
-	renderApp(w, status, "en", p.Title(), p)
+	renderApp(w, status, "en", p.Title, p.Body)
 }
 
 // handleWorkspaceRoot handles "GET /w/{slug}": the dashboard lives at
 // /w/{slug}/.
 func (s *Server) handleWorkspaceRoot(w http.ResponseWriter, r *http.Request) {
 	target := r.URL.Path + "/"
-	if _, ok := dashboard.New(target); !ok {
+	if _, ok := pwa.Dashboard(target); !ok {
 		s.notFound(w, r)
 		return
 	}

@@ -3,7 +3,7 @@ package http
 import (
 	"net/http"
 
-	"github.com/feedbackhq/feedback/app/visitor"
+	"github.com/feedbackhq/feedback/app/pwa"
 	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/shared/feedback"
 	"github.com/feedbackhq/feedback/shared/i18n"
@@ -15,10 +15,7 @@ func (s *Server) renderForm(w http.ResponseWriter, lang, code string, v *feedbac
 	if _, ok := feedback.ParseUUID(id); !ok {
 		id = feedback.NewIDAt(s.now()) // a malformed id posted back is never written into the page
 	}
-	p := &visitor.Page{Code: code, Lang: lang, ID: id, View: v, Errors: feedback.ErrorParams(err)}
-	if sub != nil {
-		p.Values = visitor.ValuesOf(sub)
-	}
+	p := pwa.VisitorForm(pwa.Form{Code: code, Lang: lang, ID: id, View: v, Errors: err, Posted: sub})
 	status := http.StatusOK
 	if err != nil {
 		status = http.StatusUnprocessableEntity
@@ -28,7 +25,7 @@ func (s *Server) renderForm(w http.ResponseWriter, lang, code string, v *feedbac
 
 // renderThanks prerenders the page a form post is redirected to.
 func (s *Server) renderThanks(w http.ResponseWriter, lang, code string) {
-	renderApp(w, http.StatusOK, lang, i18n.T(lang, "thanks_title"), &visitor.Thanks{Code: code, Lang: lang})
+	renderApp(w, http.StatusOK, lang, i18n.T(lang, "thanks_title"), pwa.VisitorThanks(code, lang))
 }
 
 // visitorError renders err as a readable page with its status.
@@ -37,5 +34,5 @@ func (s *Server) visitorError(w http.ResponseWriter, r *http.Request, lang strin
 	if status >= 500 {
 		s.log.ErrorContext(r.Context(), "visitor request failed", "err", err, "path", r.URL.Path)
 	}
-	renderApp(w, status, lang, http.StatusText(status), &visitor.Page{Lang: lang, Problem: feedback.ErrorCode(err)})
+	renderApp(w, status, lang, http.StatusText(status), pwa.VisitorProblem(lang, feedback.ErrorCode(err)))
 }

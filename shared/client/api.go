@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strconv"
 
@@ -12,7 +11,7 @@ import (
 // list fetches one page of a list endpoint.
 func list[T any](ctx context.Context, c *Client, path string, p feedback.ListParams) (*feedback.Page[T], error) {
 	var page feedback.Page[T]
-	_, err := c.Do(ctx, http.MethodGet, withQuery(c.api(path), p.Values()), nil, &page)
+	_, err := c.Do(ctx, "GET", withQuery(c.api(path), p.Values()), nil, &page)
 	return &page, err
 }
 
@@ -35,17 +34,17 @@ func (c *Client) Reviews(ctx context.Context, p feedback.ListParams) (*feedback.
 
 // CreateReview creates a draft review.
 func (c *Client) CreateReview(ctx context.Context, title string) (*feedback.Review, error) {
-	return call[feedback.Review](ctx, c, http.MethodPost, "/review", feedback.ReviewInput{Title: &title})
+	return call[feedback.Review](ctx, c, "POST", "/review", feedback.ReviewInput{Title: &title})
 }
 
 // Review gets a review.
 func (c *Client) Review(ctx context.Context, id string) (*feedback.Review, error) {
-	return call[feedback.Review](ctx, c, http.MethodGet, "/review/"+url.PathEscape(id), nil)
+	return call[feedback.Review](ctx, c, "GET", "/review/"+url.PathEscape(id), nil)
 }
 
 // UpdateReview changes a review's title or status.
 func (c *Client) UpdateReview(ctx context.Context, id string, in feedback.ReviewInput) (*feedback.Review, error) {
-	return call[feedback.Review](ctx, c, http.MethodPatch, "/review/"+url.PathEscape(id), in)
+	return call[feedback.Review](ctx, c, "PATCH", "/review/"+url.PathEscape(id), in)
 }
 
 // ReviewResponses lists a review's responses filtered by p.From and p.To.
@@ -60,17 +59,17 @@ func (c *Client) Surveys(ctx context.Context, p feedback.ListParams) (*feedback.
 
 // CreateSurvey creates a draft survey.
 func (c *Client) CreateSurvey(ctx context.Context, title string, qs []feedback.Question) (*feedback.Survey, error) {
-	return call[feedback.Survey](ctx, c, http.MethodPost, "/surveys", feedback.SurveyInput{Title: &title, Questions: &qs})
+	return call[feedback.Survey](ctx, c, "POST", "/surveys", feedback.SurveyInput{Title: &title, Questions: &qs})
 }
 
 // Survey gets a survey.
 func (c *Client) Survey(ctx context.Context, id string) (*feedback.Survey, error) {
-	return call[feedback.Survey](ctx, c, http.MethodGet, "/surveys/"+url.PathEscape(id), nil)
+	return call[feedback.Survey](ctx, c, "GET", "/surveys/"+url.PathEscape(id), nil)
 }
 
 // UpdateSurvey changes a survey.
 func (c *Client) UpdateSurvey(ctx context.Context, id string, in feedback.SurveyInput) (*feedback.Survey, error) {
-	return call[feedback.Survey](ctx, c, http.MethodPatch, "/surveys/"+url.PathEscape(id), in)
+	return call[feedback.Survey](ctx, c, "PATCH", "/surveys/"+url.PathEscape(id), in)
 }
 
 // SurveyResponses lists a survey's responses filtered by p.From and p.To.
@@ -85,28 +84,28 @@ func (c *Client) Locations(ctx context.Context, p feedback.ListParams) (*feedbac
 
 // CreateLocation creates a location.
 func (c *Client) CreateLocation(ctx context.Context, name, description string) (*feedback.Location, error) {
-	return call[feedback.Location](ctx, c, http.MethodPost, "/locations", feedback.LocationInput{Name: &name, Description: &description})
+	return call[feedback.Location](ctx, c, "POST", "/locations", feedback.LocationInput{Name: &name, Description: &description})
 }
 
 // DeleteLocation deletes a location and revokes its posters.
 func (c *Client) DeleteLocation(ctx context.Context, id string) error {
-	_, err := c.Do(ctx, http.MethodDelete, c.api("/locations/"+url.PathEscape(id)), nil, nil)
+	_, err := c.Do(ctx, "DELETE", c.api("/locations/"+url.PathEscape(id)), nil, nil)
 	return err
 }
 
 // CreatePoster creates a poster for a location's form.
 func (c *Client) CreatePoster(ctx context.Context, locationID string, in feedback.PosterInput) (*feedback.Poster, error) {
-	return call[feedback.Poster](ctx, c, http.MethodPost, "/locations/"+url.PathEscape(locationID)+"/posters", in)
+	return call[feedback.Poster](ctx, c, "POST", "/locations/"+url.PathEscape(locationID)+"/posters", in)
 }
 
 // RevokePoster revokes a poster.
 func (c *Client) RevokePoster(ctx context.Context, id string) (*feedback.Poster, error) {
-	return call[feedback.Poster](ctx, c, http.MethodPost, "/posters/"+url.PathEscape(id)+"/revoke", nil)
+	return call[feedback.Poster](ctx, c, "POST", "/posters/"+url.PathEscape(id)+"/revoke", nil)
 }
 
 // CreateWebhook subscribes url to events.
 func (c *Client) CreateWebhook(ctx context.Context, in feedback.WebhookInput) (*feedback.WebhookSubscription, error) {
-	return call[feedback.WebhookSubscription](ctx, c, http.MethodPost, "/webhooks", in)
+	return call[feedback.WebhookSubscription](ctx, c, "POST", "/webhooks", in)
 }
 
 // EventList is a page of the outbox.
@@ -119,11 +118,11 @@ type EventList struct {
 func (c *Client) Events(ctx context.Context, after int64, limit int) (*EventList, error) {
 	q := url.Values{"after": {strconv.FormatInt(after, 10)}, "limit": {strconv.Itoa(limit)}}
 	var out EventList
-	_, err := c.Do(ctx, http.MethodGet, withQuery(c.api("/events"), q), nil, &out)
+	_, err := c.Do(ctx, "GET", withQuery(c.api("/events"), q), nil, &out)
 	return &out, err
 }
 
 // CreatePairingCode makes a code that pairs a kiosk to a location's form.
 func (c *Client) CreatePairingCode(ctx context.Context, in feedback.PairingCodeInput) (*feedback.PairingCode, error) {
-	return call[feedback.PairingCode](ctx, c, http.MethodPost, "/kiosks/pairing-codes", in)
+	return call[feedback.PairingCode](ctx, c, "POST", "/kiosks/pairing-codes", in)
 }

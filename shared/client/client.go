@@ -1,34 +1,39 @@
-// Package client is a typed Go client of the service's REST API, visitor
-// ingest and kiosk endpoints. Integrators can use it, and the server's
-// end-to-end tests drive the real service through it.
+// Package client is the typed Go client of the service: its REST API,
+// visitor ingest and kiosk endpoints. The app's pages reach the service
+// through it in the browser, the server's end-to-end tests drive the
+// real service with it, and integrators can use it.
 //
-// Every method returns a *feedback.Problem as its error when the service
-// answers with a problem, so callers can switch on Problem.Code.
+// Requests go through a [Transport]: window.fetch in the browser, where
+// the package never links net/http, and net/http everywhere else. Every
+// method returns a *feedback.Problem as its error when the service
+// answers with an error (see [DecodeProblem]), so callers can switch on
+// Problem.Code and Problem.Status.
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
-	"time"
-
-	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// Client talks to one service as one API token.
+// ErrDecode is the error of a 2xx answer whose body is not what the
+// method expects.
+var ErrDecode = errors.New("client: the answer cannot be decoded")
+
+// Client talks to one service as one API token, kiosk credential, or
+// (in the browser, with BaseURL "") the signed-in user's session.
 type Client struct {
-	// BaseURL is the service's root, for example https://feedback.example.com.
+	// BaseURL is the service's root, for example
+	// https://feedback.example.com; "" in the browser, for the page's
+	// own origin.
 	BaseURL string
 	// Token is sent as a Bearer token: an API token or a kiosk credential.
 	Token string
-	// HTTP performs the requests; nil means http.DefaultClient.
-	HTTP *http.Client
+	// Transport sends the requests; nil means DefaultTransport.
+	Transport Transport
 	// Prefix is the API prefix, /api/v1 unless set.
 	Prefix string
 }
@@ -38,73 +43,42 @@ func New(baseURL, token string) *Client {
 	return &Client{BaseURL: strings.TrimRight(baseURL, "/"), Token: token}
 }
 
-// RateLimit is what the X-RateLimit-* headers of a response said.
-type RateLimit struct {
-	Limit, Remaining int
-	Reset            time.Time
-}
-
-// Response is the status and headers of a completed call.
-type Response struct {
-	Status    int
-	Header    http.Header
-	RateLimit RateLimit
-}
-
 // Do sends a request with in as its JSON body (nil for none) and decodes a
-// 2xx JSON answer into out (nil to discard). A problem answer is returned
-// as a *feedback.Problem error together with the response.
+// 2xx JSON answer into out (nil to discard). An error answer is returned
+// as a *feedback.Problem error together with the response; a network
+// error with a nil response; a 2xx answer out cannot hold wraps ErrDecode.
 func (c *Client) Do(ctx context.Context, method, path string, in, out any) (*Response, error) {
-	req, err := c.newRequest(ctx, method, path, in)
-	if err != nil {
-		return nil, err
-	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	res, err := hc.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		return nil, err
-	}
-	r := &Response{Status: res.StatusCode, Header: res.Header, RateLimit: rateLimitOf(res.Header)}
-	if res.StatusCode >= 300 {
-		return r, problemOf(res, body)
-	}
-	if out != nil && len(body) > 0 {
-		if err := json.Unmarshal(body, out); err != nil {
-			return r, fmt.Errorf("client: decode %s %s: %w", method, path, err)
-		}
-	}
-	return r, nil
-}
-
-func (c *Client) newRequest(ctx context.Context, method, path string, in any) (*http.Request, error) {
-	var body io.Reader
+	req := &Request{Method: method, URL: c.BaseURL + path, Header: map[string]string{"Accept": "application/json"}}
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
 			return nil, err
 		}
-		body = bytes.NewReader(b)
+		req.Body = b
+		req.Header["Content-Type"] = "application/json"
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.BaseURL+path, body)
+	if c.Token != "" {
+		req.Header["Authorization"] = "Bearer " + c.Token
+	}
+	t := c.Transport
+	if t == nil {
+		t = DefaultTransport
+	}
+	r, err := t.RoundTrip(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
+	r.RateLimit = rateLimitOf(r.Header)
+	if r.Status >= 300 {
+		p, _ := DecodeProblem(r.Status, r.Body)
+		return r, p
 	}
-	req.Header.Set("Accept", "application/json")
-	if c.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.Token)
+	if out != nil && len(r.Body) > 0 {
+		if err := json.Unmarshal(r.Body, out); err != nil {
+			return r, fmt.Errorf("%w: %s %s: %v", ErrDecode, method, path, err)
+		}
 	}
-	return req, nil
+	return r, nil
 }
 
 // api returns the path of an API endpoint.
@@ -113,22 +87,6 @@ func (c *Client) api(path string) string {
 		return c.Prefix + path
 	}
 	return "/api/v1" + path
-}
-
-func problemOf(res *http.Response, body []byte) error {
-	p := &feedback.Problem{}
-	if json.Unmarshal(body, p) != nil || p.Code == "" {
-		p = &feedback.Problem{Status: res.StatusCode, Code: feedback.EInternal,
-			Detail: strings.TrimSpace(string(body))}
-	}
-	return p
-}
-
-func rateLimitOf(h http.Header) RateLimit {
-	limit, _ := strconv.Atoi(h.Get("X-RateLimit-Limit"))
-	remaining, _ := strconv.Atoi(h.Get("X-RateLimit-Remaining"))
-	reset, _ := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64)
-	return RateLimit{Limit: limit, Remaining: remaining, Reset: time.Unix(reset, 0).UTC()}
 }
 
 // withQuery appends encoded query values to path.

@@ -3,7 +3,6 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"net/url"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -14,7 +13,7 @@ import (
 // the stored record.
 func (c *Client) Submit(ctx context.Context, code string, s feedback.Submission) (int, json.RawMessage, error) {
 	var out json.RawMessage
-	r, err := c.Do(ctx, http.MethodPost, "/q/"+url.PathEscape(code), s, &out)
+	r, err := c.Do(ctx, "POST", "/q/"+url.PathEscape(code), s, &out)
 	if r == nil {
 		return 0, nil, err
 	}
@@ -25,19 +24,26 @@ func (c *Client) Submit(ctx context.Context, code string, s feedback.Submission)
 // kiosk from then on (set it as the Token of a client).
 func (c *Client) Pair(ctx context.Context, code string) (*feedback.Pairing, error) {
 	var out feedback.Pairing
-	_, err := c.Do(ctx, http.MethodPost, "/kiosk/pair", feedback.PairRequest{Code: code}, &out)
+	_, err := c.Do(ctx, "POST", "/kiosk/pair", feedback.PairRequest{Code: code}, &out)
 	return &out, err
 }
 
 // Sync sends up to 500 queued kiosk submissions; each gets its own result.
 func (c *Client) Sync(ctx context.Context, subs []feedback.Submission) (*feedback.SyncResponse, error) {
 	var out feedback.SyncResponse
-	_, err := c.Do(ctx, http.MethodPost, "/kiosk/sync", feedback.SyncRequest{Submissions: subs}, &out)
+	_, err := c.Do(ctx, "POST", "/kiosk/sync", feedback.SyncRequest{Submissions: subs}, &out)
 	return &out, err
 }
 
 // Heartbeat tells the service the kiosk is alive.
 func (c *Client) Heartbeat(ctx context.Context, hb feedback.Heartbeat) error {
-	_, err := c.Do(ctx, http.MethodPost, "/kiosk/heartbeat", hb, nil)
+	_, err := c.Do(ctx, "POST", "/kiosk/heartbeat", hb, nil)
 	return err
+}
+
+// KioskConfig fetches the kiosk's settings and the form it shows.
+func (c *Client) KioskConfig(ctx context.Context) (*feedback.KioskConfig, error) {
+	var out feedback.KioskConfig
+	_, err := c.Do(ctx, "GET", "/kiosk/config", nil, &out)
+	return &out, err
 }

@@ -114,3 +114,9 @@ type Heartbeat struct {
 	QueueDepth int    `json:"queue_depth"`
 	AppVersion string `json:"app_version"`
 }
+
+// KioskConfig answers GET /kiosk/config: the kiosk and the form it shows.
+type KioskConfig struct {
+	Kiosk Kiosk    `json:"kiosk"`
+	Form  FormView `json:"form"`
+}

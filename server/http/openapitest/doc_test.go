@@ -333,11 +333,7 @@ func TestDocumentWireTypes(t *testing.T) {
 			WebhookID string `json:"webhook_id"`
 			Message   string `json:"message"`
 		}{},
-		// KioskConfig is declared in server/http as well.
-		"KioskConfig": struct {
-			Kiosk feedback.Kiosk    `json:"kiosk"`
-			Form  feedback.FormView `json:"form"`
-		}{},
+		"KioskConfig": feedback.KioskConfig{},
 		// NewAPIToken is server/api's NewAPIToken: the token and its value.
 		"NewAPIToken": struct {
 			feedback.APIToken

@@ -1,3 +1,5 @@
+//go:build js && wasm
+
 package pwa
 
 import (
@@ -10,6 +12,7 @@ import (
 	"github.com/feedbackhq/feedback/app/kiosk"
 	"github.com/feedbackhq/feedback/app/offline"
 	"github.com/feedbackhq/feedback/app/visitor"
+	"github.com/feedbackhq/feedback/shared/client"
 )
 
 // Start wires the browser half of the app before go-app runs it: one
@@ -26,7 +29,7 @@ func Start() {
 	go func() { // IndexedDB must not be waited on inside a JS callback
 		ctx := context.Background()
 		store, _ := browser.OpenStore(ctx)
-		o.q = offline.New(store, browser.Fetch{}, offline.WithKioskCredential(dev.credential))
+		o.q = offline.New(store, offline.Over(client.DefaultTransport), offline.WithKioskCredential(dev.credential))
 		o.q.Subscribe(func(offline.Stats) { o.refresh(ctx) })
 		o.refresh(ctx)
 		close(ready)
