@@ -12,7 +12,6 @@ package device
 
 import (
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -21,7 +20,6 @@ import (
 	"github.com/feedbackhq/feedback/server/http/ratelimit"
 	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/workspace"
-	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // Limits are the per-minute budgets of the devices' traffic.
@@ -29,19 +27,6 @@ type Limits struct {
 	PerIP     int // submissions and page views per client IP
 	PerPoster int // submissions per poster
 	PerKiosk  int // kiosk requests per device
-}
-
-// Pages renders the visitor's pages, each prerendered from its go-app
-// component.
-type Pages interface {
-	// Form writes the form of v for a poster's code, with a submission
-	// id; a validation error err is listed above it, and sub's values
-	// are kept.
-	Form(w http.ResponseWriter, lang, code string, v *feedback.FormView, id string, err error, sub *feedback.Submission)
-	// Thanks writes the page a form post is redirected to.
-	Thanks(w http.ResponseWriter, lang, code string)
-	// Problem writes err as a page with its status.
-	Problem(w http.ResponseWriter, r *http.Request, lang string, err error)
 }
 
 // Config configures a [Server].
@@ -53,7 +38,6 @@ type Config struct {
 	Limits Limits
 	// Anonymous counts refused credentials.
 	Anonymous ratelimit.Anonymous
-	Pages     Pages
 	Logger    *slog.Logger
 	Now       func() time.Time
 }
@@ -65,7 +49,6 @@ type Server struct {
 	local   *ratelimit.Limiter
 	limits  Limits
 	anon    ratelimit.Anonymous
-	render  Pages
 	log     *slog.Logger
 	now     func() time.Time
 	errs    *response.Errors // problems
@@ -75,7 +58,7 @@ type Server struct {
 // New returns a Server for cfg; every field is required.
 func New(cfg Config) *Server {
 	s := &Server{store: cfg.Store, posters: cfg.Posters, local: cfg.Local, limits: cfg.Limits, anon: cfg.Anonymous,
-		render: cfg.Pages, log: cfg.Logger, now: cfg.Now}
+		log: cfg.Logger, now: cfg.Now}
 	s.errs = &response.Errors{Log: cfg.Logger}
 	s.pages = &response.Errors{Log: cfg.Logger, Page: s.errorPage}
 	return s

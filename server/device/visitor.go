@@ -2,7 +2,6 @@ package device
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 
@@ -71,7 +70,7 @@ func (s *Server) handleVisitorForm(w http.ResponseWriter, r *http.Request) error
 	if err := t.accepts(s.now(), s.now()); err != nil {
 		return err
 	}
-	s.render.Form(w, request.Language(r), code, t.View, feedback.NewIDAt(s.now()), nil, nil)
+	s.renderForm(w, request.Language(r), code, t.View, feedback.NewIDAt(s.now()), nil, nil)
 	return nil
 }
 
@@ -134,7 +133,7 @@ func (s *Server) submitForm(w http.ResponseWriter, r *http.Request) error {
 	}
 	switch {
 	case feedback.ErrorCode(err) == feedback.EValidation:
-		s.render.Form(w, lang, code, t.View, sub.ID, err, &sub)
+		s.renderForm(w, lang, code, t.View, sub.ID, err, &sub)
 		return nil
 	case err != nil:
 		return &inLanguage{err: err, lang: lang}
@@ -176,28 +175,6 @@ func (s *Server) handleVisitorThanks(w http.ResponseWriter, r *http.Request) err
 	if !secret.PosterCodePattern.MatchString(code) {
 		return errInvalidCode
 	}
-	s.render.Thanks(w, request.Language(r), code)
+	s.renderThanks(w, request.Language(r), code)
 	return nil
-}
-
-// inLanguage is an error to answer in a page of lang rather than the
-// request's.
-type inLanguage struct {
-	err  error
-	lang string
-}
-
-func (e *inLanguage) Error() string { return e.err.Error() }
-
-func (e *inLanguage) Unwrap() error { return e.err }
-
-// errorPage answers err as a visitor's page, in the request's language
-// or the one err names, and returns its status.
-func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, err error) int {
-	lang := request.Language(r)
-	if l := (*inLanguage)(nil); errors.As(err, &l) {
-		lang = l.lang
-	}
-	s.render.Problem(w, r, lang, err)
-	return response.Status(err)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-chi/chi/v5/middleware"
 
+	"github.com/feedbackhq/feedback/server/http/page"
 	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -87,7 +88,7 @@ func securityHeaders(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		h.Set("X-Frame-Options", "DENY")
-		h.Set("Content-Security-Policy", pageCSP) // handlers may narrow it
+		h.Set("Content-Security-Policy", page.CSP) // handlers may narrow it
 		next.ServeHTTP(w, r)
 	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/feedbackhq/feedback/server/http/page"
 	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -26,7 +27,9 @@ func (s *Server) Handler() http.Handler {
 	r.Mount("/api", api)
 	r.Mount("/q", s.device.VisitorRoutes())
 	r.Mount("/kiosk", s.device.KioskRoutes())
-	r.Mount("/auth", s.web.Routes())
+	r.Mount("/auth", s.web.AuthRoutes())
+	r.Mount("/w", s.web.WorkspaceRoutes())
+	r.Mount("/settings", s.web.SettingsRoutes())
 	if s.cfg.IdP != nil {
 		// The provider routes on the whole path (its issuer's is /idp),
 		// so it gets the request without chi's routing state.
@@ -59,7 +62,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 		s.errs.Write(w, r, request.ErrNotFound)
 		return
 	}
-	notFoundPage(w)
+	page.NotFound(w)
 }
 
 // methodNotAllowed answers 405 with the Allow header (RFC 9110 §15.5.6):

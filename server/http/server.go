@@ -14,7 +14,6 @@ import (
 	"github.com/feedbackhq/feedback/server/api"
 	"github.com/feedbackhq/feedback/server/auth"
 	"github.com/feedbackhq/feedback/server/device"
-	"github.com/feedbackhq/feedback/server/http/audit"
 	"github.com/feedbackhq/feedback/server/http/ratelimit"
 	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/inmem"
@@ -79,64 +78,62 @@ func (l VisitorLimits) withDefaults() VisitorLimits {
 	return l
 }
 
-// Server holds the dependencies of the handlers.
+// Server is the service's HTTP server: the root router, its middleware,
+// and the audiences' routers it mounts.
 type Server struct {
-	cfg      Config
-	store    server.Store
-	keys     *secret.Keyring
-	log      *slog.Logger
-	now      func() time.Time
-	errs     *response.Errors   // answers as problems
-	local    *ratelimit.Limiter // anonymous budgets, in process
-	anon     ratelimit.Anonymous
-	limits   VisitorLimits
-	posters  *workspace.PosterKeys
-	audit    *audit.Log
-	api      *api.Server
-	web      *web.Server
-	device   *device.Server
-	wasm     wasmBuild
-	goapp    *app.Handler
-	policy   webhook.Policy
-	rp       *auth.RP // nil when sign-in is not configured
-	sessions *auth.Sessions
-	cop      *http.CrossOriginProtection
+	cfg    Config
+	store  server.Store
+	log    *slog.Logger
+	errs   *response.Errors // answers as problems
+	api    *api.Server
+	device *device.Server
+	web    *web.Server
+	wasm   wasmBuild
+	goapp  *app.Handler
 }
 
 // New returns a Server for cfg.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg, store: cfg.Store, keys: cfg.Keyring, log: cfg.Logger, now: cfg.Now}
+	s := &Server{cfg: cfg, store: cfg.Store, log: cfg.Logger}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	if s.now == nil {
-		s.now = time.Now
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
 	}
 	if s.cfg.RateLimit <= 0 {
 		s.cfg.RateLimit = 1000
 	}
-	s.limits = cfg.VisitorLimits.withDefaults()
 	s.errs = &response.Errors{Log: s.log}
-	s.local = ratelimit.New(inmem.NewLimiter(s.now), s.now)
-	s.anon = ratelimit.Anonymous{Limiter: s.local, PerIP: s.limits.APIPerIP}
-	s.posters = workspace.NewPosterKeys(cfg.Store, cfg.Keyring)
-	s.policy = webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}
-	if cfg.OIDC.Enabled() {
-		s.rp = auth.NewRP(cfg.OIDC)
-	}
-	s.sessions = &auth.Sessions{Store: cfg.Store, Now: s.now, RP: s.rp, Keys: cfg.Keyring, Log: s.log}
-	s.cop = http.NewCrossOriginProtection()
-	s.audit = &audit.Log{Store: cfg.Store, Log: s.log}
-	s.api = api.New(api.Config{Store: cfg.Store, Keyring: cfg.Keyring, Posters: s.posters, BaseURL: cfg.BaseURL,
-		RateLimit: s.cfg.RateLimit, Anonymous: s.anon, Webhooks: s.policy, Sessions: s.sessions, CrossOrigin: s.cop,
-		Logger: s.log, Now: s.now})
-	s.device = device.New(device.Config{Store: cfg.Store, Posters: s.posters, Local: s.local, Anonymous: s.anon,
-		Limits: device.Limits{PerIP: s.limits.PerIP, PerPoster: s.limits.PerPoster, PerKiosk: s.limits.PerKiosk},
-		Pages:  visitorPages{s}, Logger: s.log, Now: s.now})
-	s.web = web.New(web.Config{Store: cfg.Store, Keyring: cfg.Keyring, RP: s.rp, Sessions: s.sessions, CrossOrigin: s.cop,
-		Logger: s.log, Now: s.now})
+	s.newAudiences(now)
 	s.wasm = loadWasm(cfg.WebDir)
 	pwa.Register()
 	s.goapp = pwa.NewHandler(pwa.Config{Version: s.wasm.version, WasmSize: strconv.FormatInt(s.wasm.size, 10)})
 	return s
+}
+
+// newAudiences makes the servers of the API, the devices and the
+// pages, with what they share: the poster keys, the in-process budgets,
+// the dashboard sessions and the cross-origin check.
+func (s *Server) newAudiences(now func() time.Time) {
+	cfg := s.cfg
+	limits := cfg.VisitorLimits.withDefaults()
+	posters := workspace.NewPosterKeys(cfg.Store, cfg.Keyring)
+	local := ratelimit.New(inmem.NewLimiter(now), now)
+	anon := ratelimit.Anonymous{Limiter: local, PerIP: limits.APIPerIP}
+	var rp *auth.RP // nil when sign-in is not configured
+	if cfg.OIDC.Enabled() {
+		rp = auth.NewRP(cfg.OIDC)
+	}
+	sessions := &auth.Sessions{Store: cfg.Store, Now: now, RP: rp, Keys: cfg.Keyring, Log: s.log}
+	cop := http.NewCrossOriginProtection()
+	s.api = api.New(api.Config{Store: cfg.Store, Keyring: cfg.Keyring, Posters: posters, BaseURL: cfg.BaseURL,
+		RateLimit: cfg.RateLimit, Anonymous: anon, Sessions: sessions, CrossOrigin: cop, Logger: s.log, Now: now,
+		Webhooks: webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}})
+	s.device = device.New(device.Config{Store: cfg.Store, Posters: posters, Local: local, Anonymous: anon,
+		Limits: device.Limits{PerIP: limits.PerIP, PerPoster: limits.PerPoster, PerKiosk: limits.PerKiosk},
+		Logger: s.log, Now: now})
+	s.web = web.New(web.Config{Store: cfg.Store, Keyring: cfg.Keyring, RP: rp, Sessions: sessions, CrossOrigin: cop,
+		Logger: s.log, Now: now})
 }

@@ -58,9 +58,9 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// Routes returns the router of the sign-in pages, to mount at /auth.
+// AuthRoutes returns the router of the sign-in pages, to mount at /auth.
 // Unknown paths and methods are answered by the router it is mounted in.
-func (s *Server) Routes() chi.Router {
+func (s *Server) AuthRoutes() chi.Router {
 	r := chi.NewRouter()
 	r.Get("/login", s.errs.Handle(s.handleSignIn))
 	r.Get("/callback", s.errs.Handle(s.handleCallback))

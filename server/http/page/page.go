@@ -1,58 +1,18 @@
-package http
+// Package page writes the HTML pages that the server prerenders from
+// go-app components, in the document go-app's own pages have (its head,
+// styles, scripts and loader), and the site's page of an unknown path;
+// [CSP] is the Content-Security-Policy of every page.
+package page
 
 import (
 	"bytes"
 	"html/template"
 	"net/http"
 
-	"github.com/go-chi/chi/v5"
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/feedbackhq/feedback/app/pwa"
 )
-
-// registerAppRoutes serves go-app's own resources and its static pages
-// (the home and the kiosk), whose HTML is the same for every request,
-// and the dashboard's pages.
-func (s *Server) registerAppRoutes(r chi.Router) {
-	for _, p := range []string{"/app.js", "/wasm_exec.js", "/app.css", "/app-worker.js", "/manifest.webmanifest", pwa.HomePath, pwa.KioskPath} {
-		r.Get(p, s.goapp.ServeHTTP)
-	}
-	r.Get("/w/{slug}", s.handleWorkspaceRoot)
-	r.Get("/w/{slug}/*", s.handleDashboard)
-	r.Get("/settings", s.handleDashboard)
-	r.Get("/settings/*", s.handleDashboard)
-}
-
-// handleDashboard handles "GET /w/{slug}/..." and "GET /settings/...":
-// the dashboard's shell in its loading state, the same for every
-// visitor; the wasm asks the API who is signed in. A path the route
-// pattern refuses is a 404, so that only checked text reaches the page;
-// so is a path it accepts that has no page, in the dashboard's own
-// frame.
-func (s *Server) handleDashboard(w http.ResponseWriter, r *http.Request) {
-	p, ok := pwa.Dashboard(r.URL.Path)
-	if !ok {
-		s.notFound(w, r)
-		return
-	}
-	status := http.StatusOK
-	if !p.Found {
-		status = http.StatusNotFound
-	}
-	renderApp(w, status, "en", p.Title, p.Body)
-}
-
-// handleWorkspaceRoot handles "GET /w/{slug}": the dashboard lives at
-// /w/{slug}/.
-func (s *Server) handleWorkspaceRoot(w http.ResponseWriter, r *http.Request) {
-	target := r.URL.Path + "/"
-	if _, ok := pwa.Dashboard(target); !ok {
-		s.notFound(w, r)
-		return
-	}
-	http.Redirect(w, r, target, http.StatusMovedPermanently)
-}
 
 // notFoundTemplate is the page of a path that names nothing; it holds no
 // text of the request.
@@ -65,11 +25,11 @@ var notFoundTemplate = template.Must(template.New("404").Parse(`<!doctype html>
 <p><a href="/">Go to the start page</a></p></main></body></html>
 `))
 
-// notFoundPage answers 404 with a readable page in the site's style.
-func notFoundPage(w http.ResponseWriter) {
+// NotFound answers 404 with a readable page in the site's style.
+func NotFound(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("Content-Security-Policy", CSP)
 	w.WriteHeader(http.StatusNotFound)
 	_ = notFoundTemplate.Execute(w, pwa.StylePath)
 }
@@ -100,8 +60,8 @@ var shell = template.Must(template.New("shell").Parse(`<!doctype html>
 </html>
 `))
 
-// renderApp writes a prerendered go-app component as a full page.
-func renderApp(w http.ResponseWriter, status int, lang, title string, c app.UI) {
+// Render writes a prerendered go-app component as a full page.
+func Render(w http.ResponseWriter, status int, lang, title string, c app.UI) {
 	var buf bytes.Buffer
 	err := shell.Execute(&buf, struct {
 		Lang, Title, Style string
@@ -115,14 +75,14 @@ func renderApp(w http.ResponseWriter, status int, lang, title string, c app.UI) 
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Language", lang)
-	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("Content-Security-Policy", CSP)
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
 
-// pageCSP allows what go-app needs: its scripts from this origin, the
+// CSP allows what go-app needs: its scripts from this origin, the
 // wasm ('wasm-unsafe-eval'), inline style attributes it sets, and fetches
 // to this origin only.
-const pageCSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
 	"img-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; form-action 'self'; " +
 	"frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
