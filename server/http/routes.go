@@ -30,23 +30,28 @@ func (s *Server) Handler() http.Handler {
 	r.Mount("/auth", s.web.AuthRoutes())
 	r.Mount("/w", s.web.WorkspaceRoutes())
 	r.Mount("/settings", s.web.SettingsRoutes())
-	if s.cfg.IdP != nil {
-		// The provider routes on the whole path (its issuer's is /idp),
-		// so it gets the request without chi's routing state.
-		// Its login throttling counts per client address: the one the
-		// trusted proxies report.
-		idp := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			req = req.WithContext(context.WithValue(req.Context(), chi.RouteCtxKey, nil))
-			req.RemoteAddr = net.JoinHostPort(request.ClientIP(req), "0")
-			s.cfg.IdP.ServeHTTP(w, req)
-		})
-		r.Handle("/idp", idp)
-		r.Handle("/idp/*", idp)
-	}
+	s.mountIdP(r)
 	s.registerHealthRoutes(r)
 	s.registerStaticRoutes(r)
 	s.registerAppRoutes(r)
 	return r
+}
+
+// mountIdP serves the embedded OpenID provider, when there is one, under
+// /idp. The provider routes on the whole path (its issuer's is /idp), so
+// it gets the request without chi's routing state. Its login throttling
+// counts per client address: the one the trusted proxies report.
+func (s *Server) mountIdP(r chi.Router) {
+	if s.cfg.IdP == nil {
+		return
+	}
+	idp := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		req = req.WithContext(context.WithValue(req.Context(), chi.RouteCtxKey, nil))
+		req.RemoteAddr = net.JoinHostPort(request.ClientIP(req), "0")
+		s.cfg.IdP.ServeHTTP(w, req)
+	})
+	r.Handle("/idp", idp)
+	r.Handle("/idp/*", idp)
 }
 
 // isAPI reports whether the request is for the API or a device endpoint,
