@@ -14,6 +14,7 @@ BASE_URL  ?= $(or $(FEEDBACK_BASE_URL),http://localhost:$(PORT))
 FUZZTIME  ?= 300000x
 BENCHTIME ?= 3s
 LOADSECS  ?= 10
+REPS      ?= 3
 STATICCHECK := $(BIN)/staticcheck
 WASMBROWSERTEST := $(BIN)/wasmbrowsertest
 
@@ -72,9 +73,11 @@ fuzz: ## run each fuzz target briefly (FUZZTIME=300000x executions)
 	$(GO) test -run '^$$' -fuzz '^FuzzParseListParams$$' -fuzztime $(FUZZTIME) ./shared/feedback
 	$(GO) test -run '^$$' -fuzz '^FuzzSubmissionJSON$$' -fuzztime $(FUZZTIME) ./shared/feedback
 	$(GO) test -run '^$$' -fuzz '^FuzzSubmissionForm$$' -fuzztime $(FUZZTIME) ./shared/feedback
-	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONText$$' -fuzztime $(FUZZTIME) ./server/http
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONText$$' -fuzztime $(FUZZTIME) ./server/http/request
 
-bench: ## Go benchmarks beside their bare baselines, then wrk load runs (needs PostgreSQL; see README)
+bench: ## feedbackd against bare INSERT/SELECT servers from outside (pinned, interleaved), then the Go benchmarks and wrk runs (needs PostgreSQL, wrk; see README)
+	$(GO) run ./server/bench/compare -store postgres -secs $(LOADSECS) -reps $(REPS)
+	$(GO) run ./server/bench/compare -store sqlite -secs $(LOADSECS) -reps $(REPS)
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -timeout 60m ./server/bench/ | $(GO) run ./server/bench/ratio
 	$(GO) test -run '^$$' -bench '^BenchmarkDeliver$$' -benchtime $(BENCHTIME) ./server/webhook/ | $(GO) run ./server/bench/ratio
 	$(GO) test -run '^$$' -bench DeliveryLatency -benchtime 1000x ./server/webhook/

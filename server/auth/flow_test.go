@@ -24,6 +24,7 @@ import (
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/sqlite"
 	"github.com/feedbackhq/feedback/server/storetest"
+	"github.com/feedbackhq/feedback/server/workspace"
 )
 
 // Our registration with the test provider.
@@ -242,7 +243,7 @@ func (r *rig) api(t *testing.T, b *browser, method, path string) *http.Response 
 }
 
 func (r *rig) workspace(t *testing.T, slug string) {
-	if _, err := feedbackhttp.CreateWorkspace(context.Background(), r.Store, r.Keys, slug, slug); err != nil {
+	if _, err := workspace.Create(context.Background(), r.Store, r.Keys, slug, slug); err != nil {
 		t.Fatal(err)
 	}
 }

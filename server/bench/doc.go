@@ -1,6 +1,13 @@
-// Package bench measures the service against bare baselines: each
+// Package bench measures the service against bare baselines.
+//
+// From outside (./server/bench/compare, first in make bench): a real
+// feedbackd process against ./server/bench/bare, a chi server that runs
+// only the essential SQL (the submission's INSERT, the page's SELECT),
+// pinned and interleaved: this is the physical limit.
+//
+// In process (the Go benchmarks of this package): each
 // benchmark runs the same work through feedbackd's real router and
-// through a bare chi handler that runs the same SQL directly on pgx (or
+// through a bare chi handler that runs the service's same SQL directly on pgx (or
 // database/sql for SQLite), side by side in one run, so the ratio shows
 // what the service's layers cost. Run them with `make bench`; the ratio
 // command (./server/bench/ratio) turns the output into a table.

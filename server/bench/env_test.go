@@ -20,6 +20,7 @@ import (
 	"github.com/feedbackhq/feedback/server/postgres"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/sqlite"
+	"github.com/feedbackhq/feedback/server/workspace"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -109,12 +110,12 @@ func newEnv(tb testing.TB, kind string, tracer *statementLog) *env {
 func (e *env) provision(tb testing.TB, keys *secret.Keyring) {
 	tb.Helper()
 	ctx := context.Background()
-	ws, err := feedbackhttp.CreateWorkspace(ctx, e.store, keys, "Bench", "bench")
+	ws, err := workspace.Create(ctx, e.store, keys, "Bench", "bench")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	e.ws = ws
-	if e.token, _, err = feedbackhttp.CreateToken(ctx, e.store, ws.ID, "bench"); err != nil {
+	if e.token, _, err = workspace.CreateToken(ctx, e.store, ws.ID, "bench"); err != nil {
 		tb.Fatal(err)
 	}
 	loc := &feedback.Location{Name: "Restroom"}
@@ -127,7 +128,7 @@ func (e *env) provision(tb testing.TB, keys *secret.Keyring) {
 		tb.Fatal(err)
 	}
 	e.locationID, e.posterID = loc.ID, p.ID
-	if e.code, err = feedbackhttp.PosterCode(keys, ws, p.ID); err != nil {
+	if e.code, err = workspace.PosterCode(keys, ws, p.ID); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -1,11 +1,19 @@
-// Package http serves the service over HTTP with a chi router: the REST API
-// under /api/v1 (and /api, as the specification's example uses), the
-// visitor pages and ingest under /q/{code}, the kiosk device endpoints
-// under /kiosk, health and metrics.
+// Package http is the service's root router: the middleware every
+// request passes (request id, client IP, recoverer, access log, security
+// headers, compression), the answers to unknown paths and methods, and
+// the routers of each audience, mounted under their prefixes:
 //
-// Handlers have the shape func(w, r) error; one adapter turns every error
-// into an RFC 9457 problem (application/problem+json) with a stable code,
-// the request id and the invalid parameters, and logs only internal
-// errors. Every query is scoped by the workspace of the authenticated
-// token, so an id of another workspace is a 404.
+//   - /api/v1 and /api: the REST API ([github.com/feedbackhq/feedback/server/api])
+//   - /q and /kiosk: the visitor form and the kiosk device protocol ([github.com/feedbackhq/feedback/server/device])
+//   - /auth, /w and /settings: sign-in and the dashboard's pages ([github.com/feedbackhq/feedback/server/web])
+//
+// It serves the rest itself: the embedded OpenID provider under /idp,
+// health (/healthz, /readyz), the static files under /web, the wasm and
+// go-app's own resources.
+//
+// The audiences share the toolkit in its sub-packages: request (ids,
+// client IP, principal, parameters, strict JSON), response (problems,
+// JSON, and the one adapter that answers the error of every handler,
+// func(w, r) error, as a problem or as a page), ratelimit, audit and
+// page (the prerendered go-app pages).
 package http

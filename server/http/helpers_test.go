@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	feedbackhttp "github.com/feedbackhq/feedback/server/http"
+	feedbackapi "github.com/feedbackhq/feedback/server/api"
 	"github.com/feedbackhq/feedback/server/http/openapitest"
 	"github.com/feedbackhq/feedback/server/internal/pgtest"
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -78,7 +78,7 @@ func (ts *TestServer) newFixture(t *testing.T, name string) *fixture {
 var api = mustLoadValidator()
 
 func mustLoadValidator() *openapitest.Validator {
-	v, err := openapitest.Load(feedbackhttp.OpenAPI)
+	v, err := openapitest.Load(feedbackapi.OpenAPI)
 	if err != nil {
 		panic(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/sqlite"
 	"github.com/feedbackhq/feedback/server/storetest"
+	"github.com/feedbackhq/feedback/server/workspace"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -98,11 +99,11 @@ func MustOpenServer(tb testing.TB, kind string, mods ...func(*feedbackhttp.Confi
 func (ts *TestServer) NewTenant(tb testing.TB, name string) tenant {
 	tb.Helper()
 	ctx := context.Background()
-	ws, err := feedbackhttp.CreateWorkspace(ctx, ts.Store, ts.Keys, name, strings.ToLower(strings.ReplaceAll(name, " ", "-")))
+	ws, err := workspace.Create(ctx, ts.Store, ts.Keys, name, strings.ToLower(strings.ReplaceAll(name, " ", "-")))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tok, _, err := feedbackhttp.CreateToken(ctx, ts.Store, ws.ID, "test")
+	tok, _, err := workspace.CreateToken(ctx, ts.Store, ws.ID, "test")
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func (ts *TestServer) NewTenant(tb testing.TB, name string) tenant {
 // newToken creates another token for a workspace.
 func (ts *TestServer) newToken(tb testing.TB, ws string) (id, value string) {
 	tb.Helper()
-	value, tok, err := feedbackhttp.CreateToken(context.Background(), ts.Store, ws, "another")
+	value, tok, err := workspace.CreateToken(context.Background(), ts.Store, ws, "another")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	feedbackhttp "github.com/feedbackhq/feedback/server/http"
+	feedbackapi "github.com/feedbackhq/feedback/server/api"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -45,8 +45,8 @@ func TestInvite(t *testing.T) {
 		bob := ts.signIn(t, "bob")
 		inv, path := ts.invite(t, ada, feedback.RoleViewer)
 		now := ts.Clock.Now()
-		if inv.ID == "" || inv.Role != feedback.RoleViewer || !inv.CreatedAt.Equal(now) || !inv.ExpiresAt.Equal(now.Add(feedbackhttp.InviteTTL)) {
-			t.Errorf("POST /invites: %+v; want a viewer's invitation valid for %s", inv, feedbackhttp.InviteTTL)
+		if inv.ID == "" || inv.Role != feedback.RoleViewer || !inv.CreatedAt.Equal(now) || !inv.ExpiresAt.Equal(now.Add(feedbackapi.InviteTTL)) {
+			t.Errorf("POST /invites: %+v; want a viewer's invitation valid for %s", inv, feedbackapi.InviteTTL)
 		}
 
 		t.Run("SignedOut", func(t *testing.T) {
@@ -73,7 +73,7 @@ func TestInvite(t *testing.T) {
 		})
 		t.Run("Expired", func(t *testing.T) {
 			_, late := ts.invite(t, ada, feedback.RoleAdmin)
-			ts.Clock.Add(feedbackhttp.InviteTTL + time.Second)
+			ts.Clock.Add(feedbackapi.InviteTTL + time.Second)
 			dan := ts.signIn(t, "dan")
 			expectPage(t, dan.do(t, req{method: "GET", path: late}), 404, "expired")
 		})

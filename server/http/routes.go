@@ -8,64 +8,50 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/feedbackhq/feedback/server/http/page"
+	"github.com/feedbackhq/feedback/server/http/request"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // Handler returns the service's HTTP handler.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.recoverer, s.accessLog, securityHeaders, compress)
+	r.Use(withRequestID, s.withClientIP, s.recoverer, s.accessLog, securityHeaders, compress)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed(r))
 
-	api := s.apiRouter(r)
+	// The audiences' routers inherit notFound and methodNotAllowed
+	// (chi's Mount), so they are set first.
+	api := s.api.Routes()
 	r.Mount("/api/v1", api)
 	r.Mount("/api", api)
-	s.registerVisitorRoutes(r)
-	s.registerKioskDeviceRoutes(r)
-	s.registerSignInRoutes(r)
-	if s.cfg.IdP != nil {
-		// The provider routes on the whole path (its issuer's is /idp),
-		// so it gets the request without chi's routing state.
-		// Its login throttling counts per client address: the one the
-		// trusted proxies report.
-		idp := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-			req = req.WithContext(context.WithValue(req.Context(), chi.RouteCtxKey, nil))
-			req.RemoteAddr = net.JoinHostPort(s.clientIP(req), "0")
-			s.cfg.IdP.ServeHTTP(w, req)
-		})
-		r.Handle("/idp", idp)
-		r.Handle("/idp/*", idp)
-	}
+	r.Mount("/q", s.device.VisitorRoutes())
+	r.Mount("/kiosk", s.device.KioskRoutes())
+	r.Mount("/auth", s.web.AuthRoutes())
+	r.Mount("/w", s.web.WorkspaceRoutes())
+	r.Mount("/settings", s.web.SettingsRoutes())
+	s.mountIdP(r)
 	s.registerHealthRoutes(r)
 	s.registerStaticRoutes(r)
 	s.registerAppRoutes(r)
 	return r
 }
 
-// apiRouter serves the REST API; it is mounted at /api/v1 and /api. Every
-// request, unknown routes and methods included, is authenticated and
-// counted first, so every answer carries the rate-limit headers; only the
-// OpenAPI document is public (and counted per client IP). root is the
-// router it is mounted in.
-func (s *Server) apiRouter(root chi.Routes) chi.Router {
-	r := chi.NewRouter()
-	r.Use(s.apiGate, rejectQueryOnWrites)
-	r.NotFound(s.notFound)
-	r.MethodNotAllowed(s.methodNotAllowed(root))
-	r.Get("/openapi.json", s.handleOpenAPI)
-	r.Group(func(r chi.Router) {
-		s.registerHygieneRoutes(r)
-		s.registerReviewRoutes(r)
-		s.registerSurveyRoutes(r)
-		s.registerLocationRoutes(r)
-		s.registerPosterRoutes(r)
-		s.registerWebhookRoutes(r)
-		s.registerEventRoutes(r)
-		s.registerKioskRoutes(r)
-		s.registerAccountRoutes(r)
+// mountIdP serves the embedded OpenID provider, when there is one, under
+// /idp. The provider routes on the whole path (its issuer's is /idp), so
+// it gets the request without chi's routing state. Its login throttling
+// counts per client address: the one the trusted proxies report.
+func (s *Server) mountIdP(r chi.Router) {
+	if s.cfg.IdP == nil {
+		return
+	}
+	idp := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		req = req.WithContext(context.WithValue(req.Context(), chi.RouteCtxKey, nil))
+		req.RemoteAddr = net.JoinHostPort(request.ClientIP(req), "0")
+		s.cfg.IdP.ServeHTTP(w, req)
 	})
-	return r
+	r.Handle("/idp", idp)
+	r.Handle("/idp/*", idp)
 }
 
 // isAPI reports whether the request is for the API or a device endpoint,
@@ -74,46 +60,14 @@ func isAPI(r *http.Request) bool {
 	return strings.HasPrefix(r.URL.Path, "/api/") || r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/kiosk/")
 }
 
-// apiGate authenticates and rate-limits every API request but the
-// public OpenAPI document.
-func (s *Server) apiGate(next http.Handler) http.Handler {
-	private := s.requireToken(s.limitWorkspace(next))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/openapi.json") && r.Method == http.MethodGet {
-			if s.anonymousAPI(w, r) {
-				next.ServeHTTP(w, r)
-			}
-			return
-		}
-		// Answers to credentials (tokens, sessions, secrets shown once)
-		// are never stored by a cache.
-		w.Header().Set("Cache-Control", "no-store")
-		private.ServeHTTP(w, r)
-	})
-}
-
-// rejectQueryOnWrites refuses query parameters on requests that change
-// something: none of them takes any, and a typo must not pass silently.
-func rejectQueryOnWrites(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.URL.RawQuery != "" {
-			if err := noQuery(r); err != nil {
-				writeProblem(w, problemOf(r, err))
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
 // notFound answers an unknown path: a problem for the API and the
 // device endpoints, a page for people.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	if isAPI(r) {
-		s.writeError(w, r, errNotFound)
+		s.errs.Write(w, r, request.ErrNotFound)
 		return
 	}
-	notFoundPage(w)
+	page.NotFound(w)
 }
 
 // methodNotAllowed answers 405 with the Allow header (RFC 9110 §15.5.6):
@@ -122,7 +76,7 @@ func (s *Server) methodNotAllowed(root chi.Routes) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		allow := allowedMethods(root, r.URL.Path)
 		w.Header().Set("Allow", strings.Join(allow, ", "))
-		s.writeError(w, r, feedback.Errorf(feedback.EMethodNotAllowed, "The method %s is not allowed here; use %s.",
+		s.errs.Write(w, r, feedback.Errorf(feedback.EMethodNotAllowed, "The method %s is not allowed here; use %s.",
 			r.Method, strings.Join(allow, " or ")))
 	}
 }

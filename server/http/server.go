@@ -11,10 +11,16 @@ import (
 
 	"github.com/feedbackhq/feedback/app/pwa"
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/api"
 	"github.com/feedbackhq/feedback/server/auth"
+	"github.com/feedbackhq/feedback/server/device"
+	"github.com/feedbackhq/feedback/server/http/ratelimit"
+	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/inmem"
 	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/server/web"
 	"github.com/feedbackhq/feedback/server/webhook"
+	"github.com/feedbackhq/feedback/server/workspace"
 )
 
 // Config configures a [Server].
@@ -73,50 +79,65 @@ func (l VisitorLimits) withDefaults() VisitorLimits {
 	return l
 }
 
-// Server holds the dependencies of the handlers.
+// Server is the service's HTTP server: the root router, its middleware,
+// and the audiences' routers it mounts.
 type Server struct {
 	cfg      Config
 	store    server.Store
-	keys     *secret.Keyring
 	log      *slog.Logger
-	now      func() time.Time
-	local    *inmem.Limiter // anonymous budgets, in process
-	limits   VisitorLimits
-	posterKC *keyCache
+	errs     *response.Errors // answers as problems
+	api      *api.Server
+	device   *device.Server
+	web      *web.Server
 	wasm     wasmBuild    // app.wasm: the visitors' and kiosks' build
 	dashWasm wasmBuild    // dashboard.wasm: the dashboard's build
 	goapp    *app.Handler // go-app's resources and the app.js of app.wasm
 	dashApp  *app.Handler // the app.js of dashboard.wasm
-	policy   webhook.Policy
-	rp       *auth.RP // nil when sign-in is not configured
-	sessions *auth.Sessions
-	cop      *http.CrossOriginProtection
 }
 
 // New returns a Server for cfg.
 func New(cfg Config) *Server {
-	s := &Server{cfg: cfg, store: cfg.Store, keys: cfg.Keyring, log: cfg.Logger, now: cfg.Now}
+	s := &Server{cfg: cfg, store: cfg.Store, log: cfg.Logger}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	if s.now == nil {
-		s.now = time.Now
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
 	}
 	if s.cfg.RateLimit <= 0 {
 		s.cfg.RateLimit = 1000
 	}
-	s.limits = cfg.VisitorLimits.withDefaults()
-	s.local = inmem.NewLimiter(s.now)
-	s.posterKC = newKeyCache()
-	s.policy = webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}
-	if cfg.OIDC.Enabled() {
-		s.rp = auth.NewRP(cfg.OIDC)
-	}
-	s.sessions = &auth.Sessions{Store: cfg.Store, Now: s.now, RP: s.rp, Keys: cfg.Keyring, Log: s.log}
-	s.cop = http.NewCrossOriginProtection()
+	s.errs = &response.Errors{Log: s.log}
+	s.newAudiences(now)
 	s.wasm, s.dashWasm = loadWasm(cfg.WebDir, "app.wasm"), loadWasm(cfg.WebDir, "dashboard.wasm")
 	pwa.Register()
 	s.goapp = pwa.NewHandler(pwa.Config{Version: s.wasm.version, WasmSize: strconv.FormatInt(s.wasm.size, 10)})
 	s.dashApp = pwa.NewDashboardHandler(pwa.Config{Version: s.dashWasm.version, WasmSize: strconv.FormatInt(s.dashWasm.size, 10)})
 	return s
+}
+
+// newAudiences makes the servers of the API, the devices and the
+// pages, with what they share: the poster keys, the in-process budgets,
+// the dashboard sessions and the cross-origin check.
+func (s *Server) newAudiences(now func() time.Time) {
+	cfg := s.cfg
+	limits := cfg.VisitorLimits.withDefaults()
+	posters := workspace.NewPosterKeys(cfg.Store, cfg.Keyring)
+	local := ratelimit.New(inmem.NewLimiter(now), now)
+	anon := ratelimit.Anonymous{Limiter: local, PerIP: limits.APIPerIP}
+	var rp *auth.RP // nil when sign-in is not configured
+	if cfg.OIDC.Enabled() {
+		rp = auth.NewRP(cfg.OIDC)
+	}
+	sessions := &auth.Sessions{Store: cfg.Store, Now: now, RP: rp, Keys: cfg.Keyring, Log: s.log}
+	cop := http.NewCrossOriginProtection()
+	s.api = api.New(api.Config{Store: cfg.Store, Keyring: cfg.Keyring, Posters: posters, BaseURL: cfg.BaseURL,
+		RateLimit: cfg.RateLimit, Anonymous: anon, Sessions: sessions, CrossOrigin: cop, Logger: s.log, Now: now,
+		Webhooks: webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}})
+	s.device = device.New(device.Config{Store: cfg.Store, Posters: posters, Local: local, Anonymous: anon,
+		Limits: device.Limits{PerIP: limits.PerIP, PerPoster: limits.PerPoster, PerKiosk: limits.PerKiosk},
+		Logger: s.log, Now: now})
+	s.web = web.New(web.Config{Store: cfg.Store, Keyring: cfg.Keyring, RP: rp, Sessions: sessions, CrossOrigin: cop,
+		Logger: s.log, Now: now})
 }

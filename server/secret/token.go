@@ -10,6 +10,7 @@ import (
 const (
 	APITokenPrefix   = "fbk_"  // API tokens
 	KioskTokenPrefix = "fbkk_" // kiosk device credentials
+	InvitePrefix     = "fbi_"  // invitation links to a workspace
 )
 
 // tokenChars is the length of the random part of a credential.

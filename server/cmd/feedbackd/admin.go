@@ -10,8 +10,8 @@ import (
 	"unicode"
 
 	"github.com/feedbackhq/feedback/server"
-	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/server/workspace"
 )
 
 // migrate handles "feedbackd migrate".
@@ -77,7 +77,7 @@ func createWorkspace(ctx context.Context, store server.Store, keys *secret.Keyri
 	if slug == "" {
 		slug = slugify(name)
 	}
-	return feedbackhttp.CreateWorkspace(ctx, store, keys, name, slug)
+	return workspace.Create(ctx, store, keys, name, slug)
 }
 
 // slugify makes a URL slug: lower-case letters and digits joined by dashes.
@@ -105,7 +105,7 @@ func slugify(name string) string {
 
 // createToken stores a new API token and returns its value.
 func createToken(ctx context.Context, store server.Store, workspaceID, name string) (string, error) {
-	value, _, err := feedbackhttp.CreateToken(ctx, store, workspaceID, name)
+	value, _, err := workspace.CreateToken(ctx, store, workspaceID, name)
 	return value, err
 }
 

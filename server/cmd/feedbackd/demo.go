@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/feedbackhq/feedback/server"
-	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/secret"
+	"github.com/feedbackhq/feedback/server/workspace"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -97,7 +97,7 @@ func (m *Main) printDemo(ctx context.Context, store server.Store, keys *secret.K
 			if p.Status != feedback.PosterActive {
 				continue
 			}
-			code, err := feedbackhttp.PosterCode(keys, ws, p.ID)
+			code, err := workspace.PosterCode(keys, ws, p.ID)
 			if err != nil {
 				return err
 			}

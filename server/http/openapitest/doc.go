@@ -15,7 +15,7 @@
 // untouched. The request reaches the server as sent, its body included,
 // whatever its media type. A mismatch fails the test:
 //
-//	v := openapitest.New(t, feedbackhttp.OpenAPI)
+//	v := openapitest.New(t, api.OpenAPI)
 //	client := &http.Client{Transport: v.Transport(http.DefaultTransport)}
 //	resp, err := client.Get(srv.URL + "/api/v1/review")
 //

@@ -323,18 +323,18 @@ func TestDocumentWireTypes(t *testing.T) {
 		"FormView":            feedback.FormView{},
 		"SyncResult":          feedback.SyncResult{},
 		"SyncResponse":        feedback.SyncResponse{},
-		// EventList is declared in server/http: {data []Event, next int64}.
+		// EventList is declared in server/api: {data []Event, next int64}.
 		"EventList": struct {
 			Data []feedback.Event `json:"data"`
 			Next int64            `json:"next"`
 		}{},
-		// WebhookTestData is the data server/http writes for webhook.test.
+		// WebhookTestData is the data server/api writes for webhook.test.
 		"WebhookTestData": struct {
 			WebhookID string `json:"webhook_id"`
 			Message   string `json:"message"`
 		}{},
 		"KioskConfig": feedback.KioskConfig{},
-		// NewAPIToken is server/http's NewAPIToken: the token and its value.
+		// NewAPIToken is server/api's NewAPIToken: the token and its value.
 		"NewAPIToken": struct {
 			feedback.APIToken
 			Token string `json:"token"`
@@ -366,7 +366,7 @@ func TestDocumentWireTypes(t *testing.T) {
 		"SyncRequest":       feedback.SyncRequest{},
 		"Heartbeat":         feedback.Heartbeat{},
 		"MemberRole":        feedback.MemberRole{},
-		// TokenCreate is the body server/http decodes for POST /tokens.
+		// TokenCreate is the body server/api decodes for POST /tokens.
 		"TokenCreate": struct {
 			Name string `json:"name"`
 		}{},

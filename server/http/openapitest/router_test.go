@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/api"
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/http/openapitest"
 )
@@ -31,18 +32,18 @@ func newRouter(t *testing.T) http.Handler {
 // TestServedDocument checks that /openapi.json serves the embedded
 // openapi.yaml, converted to JSON.
 func TestServedDocument(t *testing.T) {
-	yamlDoc, err := os.ReadFile("../openapi.yaml")
+	yamlDoc, err := os.ReadFile("../../api/openapi.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(bytes.TrimSpace(feedbackhttp.OpenAPI), []byte("{")) {
-		t.Fatalf("OpenAPI is not JSON: %.40q", feedbackhttp.OpenAPI)
+	if !bytes.HasPrefix(bytes.TrimSpace(api.OpenAPI), []byte("{")) {
+		t.Fatalf("OpenAPI is not JSON: %.40q", api.OpenAPI)
 	}
 	fromYAML, err := openapi3.NewLoader().LoadFromData(yamlDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromJSON, err := openapi3.NewLoader().LoadFromData(feedbackhttp.OpenAPI)
+	fromJSON, err := openapi3.NewLoader().LoadFromData(api.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestServedDocument(t *testing.T) {
 
 	srv := httptest.NewServer(newRouter(t))
 	defer srv.Close()
-	v := openapitest.New(t, feedbackhttp.OpenAPI)
+	v := openapitest.New(t, api.OpenAPI)
 	client := &http.Client{Transport: v.Transport(nil)}
 	resp, err := client.Get(srv.URL + "/api/v1/openapi.json")
 	if err != nil {
@@ -62,7 +63,7 @@ func TestServedDocument(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != 200 || !bytes.Equal(body, feedbackhttp.OpenAPI) {
+	if resp.StatusCode != 200 || !bytes.Equal(body, api.OpenAPI) {
 		t.Errorf("GET /api/v1/openapi.json: %d, %d bytes; want 200 and the document", resp.StatusCode, len(body))
 	}
 }
@@ -92,7 +93,7 @@ func TestRouterServesTheDocument(t *testing.T) {
 	h := newRouter(t)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	v := openapitest.New(t, feedbackhttp.OpenAPI)
+	v := openapitest.New(t, api.OpenAPI)
 	client := &http.Client{Transport: v.Transport(nil)}
 
 	param := regexp.MustCompile(`\{[^}]+\}`)

@@ -17,7 +17,7 @@ import (
 // these tests do not depend on the server package compiling.
 func loadDoc(t testing.TB) []byte {
 	t.Helper()
-	b, err := os.ReadFile("../openapi.yaml")
+	b, err := os.ReadFile("../../api/openapi.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

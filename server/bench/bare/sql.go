@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	_ "modernc.org/sqlite"
+)
+
+const (
+	insertSQL = `INSERT INTO hygiene_submissions (workspace_id, id, location_id, poster_id, rating, tags,
+		comment, language, source, device_id, captured_at, created_at, body_hash)
+		VALUES ($1, $2, $3, $4, $5, $6, '', 'en', 'qr', '', $7, $7, $8) ON CONFLICT (workspace_id, id) DO NOTHING`
+	pageSQL = `SELECT id, location_id, rating, tags, comment, created_at FROM hygiene_submissions
+		WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`
+)
+
+func hash(id string) []byte {
+	h := sha256.Sum256([]byte(id))
+	return h[:]
+}
+
+// pg runs the bare SQL on a pgx pool.
+type pg struct{ p *pgxpool.Pool }
+
+func openPostgres(ctx context.Context, dsn string) (database, error) {
+	p, err := pgxpool.New(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	return pg{p}, p.Ping(ctx)
+}
+
+func (d pg) insert(r *http.Request, ws, id, loc, poster string, rating int, tags []byte, now time.Time) error {
+	_, err := d.p.Exec(r.Context(), insertSQL, ws, id, loc, poster, rating, string(tags), now, hash(id))
+	return err
+}
+
+func (d pg) page(r *http.Request, ws string, limit, offset int) ([]row, error) {
+	rows, err := d.p.Query(r.Context(), pageSQL, ws, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []row
+	for rows.Next() {
+		var x row
+		if err := rows.Scan(&x.ID, &x.LocationID, &x.Rating, &x.Tags, &x.Comment, &x.CreatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}
+
+// lite runs the bare SQL on SQLite as the service's store opens it: one
+// writer in WAL mode and a pool of readers, times as INTEGER µs.
+type lite struct{ w, r *sql.DB }
+
+func openSQLite(path string) (database, error) {
+	const common = "?_busy_timeout=5000&_foreign_keys=1&_time_integer_format=unix_micro&_inttotime=1"
+	w, err := sql.Open("sqlite", path+common+"&_journal_mode=WAL&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	r, err := sql.Open("sqlite", path+common+"&_query_only=1")
+	if err != nil {
+		return nil, err
+	}
+	r.SetMaxOpenConns(4)
+	return lite{w, r}, w.Ping()
+}
+
+func (d lite) insert(r *http.Request, ws, id, loc, poster string, rating int, tags []byte, now time.Time) error {
+	_, err := d.w.ExecContext(r.Context(), insertSQL, ws, id, loc, poster, rating, string(tags), now, hash(id))
+	return err
+}
+
+func (d lite) page(r *http.Request, ws string, limit, offset int) ([]row, error) {
+	rows, err := d.r.QueryContext(r.Context(), pageSQL, ws, limit, offset)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []row
+	for rows.Next() {
+		var x row
+		var tags string
+		if err := rows.Scan(&x.ID, &x.LocationID, &x.Rating, &tags, &x.Comment, &x.CreatedAt); err != nil {
+			return nil, err
+		}
+		x.Tags = []byte(tags)
+		out = append(out, x)
+	}
+	return out, rows.Err()
+}

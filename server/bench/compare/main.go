@@ -1,0 +1,78 @@
+// Command compare measures feedbackd against its physical limit from
+// outside, the way the issue that asked for it measured the peers: a
+// real feedbackd process and the bare handler (server/bench/bare, only
+// the essential SQL) on the same database, both and the database pinned
+// to CPU 1, wrk pinned to CPU 0, each load run against one and then the
+// other, the whole set repeated; it prints medians with ranges.
+//
+//	go run ./server/bench/compare -store postgres -secs 10 -reps 3
+//
+// PostgreSQL is the server on FEEDBACK_BENCH_DATABASE_URL (default
+// 127.0.0.1:5432, trust auth); compare creates a database and drops it.
+// It needs wrk and taskset (util-linux).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+)
+
+// config is what the flags set.
+type config struct {
+	store string
+	secs  int
+	reps  int
+	rows  int
+	admin string // the PostgreSQL server's URL
+	cpus  [2]string
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.store, "store", "postgres", "postgres or sqlite")
+	flag.IntVar(&c.secs, "secs", 10, "seconds per load run")
+	flag.IntVar(&c.reps, "reps", 3, "repetitions of the whole set, interleaved")
+	flag.IntVar(&c.rows, "rows", 1_000_000, "submissions seeded before the list runs")
+	server := flag.String("server-cpu", "1", "CPU list of feedbackd, the bare handler and PostgreSQL")
+	client := flag.String("client-cpu", "0", "CPU list of wrk")
+	flag.Parse()
+	c.cpus = [2]string{*server, *client}
+	c.admin = os.Getenv("FEEDBACK_BENCH_DATABASE_URL")
+	if c.admin == "" {
+		c.admin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
+	}
+	log.SetFlags(0)
+	log.SetPrefix("compare: ")
+	if err := run(context.Background(), c); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run sets the stage, runs every scenario reps times and prints the table.
+func run(ctx context.Context, c config) error {
+	st, err := setUp(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer st.tearDown()
+	results := map[string][]measure{}
+	for rep := range c.reps {
+		for _, sc := range scenarios(c, st) {
+			for _, t := range st.targets(rep) {
+				m, err := st.load(ctx, sc, t)
+				if err != nil {
+					return fmt.Errorf("%s on %s: %w", sc.name, t.name, err)
+				}
+				log.Printf("rep %d: %-44s %-9s %8.0f req/s  p50 %-9s p99 %s", rep+1, sc.name, t.name, m.rps, m.p50, m.p99)
+				results[sc.name+"\x00"+t.name] = append(results[sc.name+"\x00"+t.name], m)
+			}
+		}
+	}
+	printTable(os.Stdout, c, scenarios(c, st), results)
+	fmt.Printf("\nfeedbackd memory: %s idle before the runs, %s peak (VmHWM)\n", st.idleRSS, strings.TrimSpace(st.peakRSS()))
+	return nil
+}
