@@ -127,7 +127,7 @@ func buildWasm(out, extraLDFlags string) error {
 	}
 	for name, pkg := range map[string]string{"app.wasm": "./app", "dashboard.wasm": "./app/cmd/dashboard"} {
 		wasm := filepath.Join(out, name)
-		err := goCmd([]string{"GOOS=js", "GOARCH=wasm"}, "build", "-trimpath", "-ldflags=-s -w"+extraLDFlags, "-o", wasm, pkg)
+		err := goCmd([]string{"GOOS=js", "GOARCH=wasm"}, "build", "-trimpath", "-gcflags=github.com/feedbackhq/feedback/...=-l", "-ldflags=-s -w"+extraLDFlags, "-o", wasm, pkg)
 		if err != nil {
 			return err
 		}

@@ -64,7 +64,7 @@ func (f *serveFlags) define(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.trustedNets, "trusted-proxies", getenv("FEEDBACK_TRUSTED_PROXIES"),
 		"comma-separated CIDRs of proxies whose X-Forwarded-For is trusted (env FEEDBACK_TRUSTED_PROXIES)")
 	fs.StringVar(&f.webDir, "web-dir", envOr(getenv, "FEEDBACK_WEB_DIR", "web"),
-		"directory of the WebAssembly build: app.wasm, .br, .gz (env FEEDBACK_WEB_DIR)")
+		"directory of the WebAssembly builds: app.wasm and dashboard.wasm with their .br and .gz (env FEEDBACK_WEB_DIR)")
 	f.registerOIDC(fs, getenv)
 	fs.StringVar(&f.logLevel, "log-level", envOr(getenv, "FEEDBACK_LOG_LEVEL", "info"), "debug, info, warn or error (env FEEDBACK_LOG_LEVEL)")
 }
