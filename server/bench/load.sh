@@ -30,22 +30,8 @@ code=$(grep -E '^\s+hygiene' <<<"$out" | grep -o '/q/[A-Za-z0-9_-]\{43\}' | head
 "$work/feedbackd" serve --addr "127.0.0.1:$port" --log-level warn &
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
 
-cat >"$work/post.lua" <<'LUA'
-math.randomseed(os.time())
-local function uuid()
-  return string.gsub("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "[xy]", function(c)
-    local v = (c == "x") and math.random(0, 15) or math.random(8, 11)
-    return string.format("%x", v)
-  end)
-end
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-request = function()
-  return wrk.format(nil, nil, nil, '{"id":"' .. uuid() .. '","rating":4,"tags":["no_soap"]}')
-end
-LUA
 
 echo "== $kind: POST $code (new submission per request), ${secs}s"
-wrk -t2 -c16 -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port$code"
+wrk -t2 -c16 -d"${secs}s" --latency -s server/bench/post.lua "http://127.0.0.1:$port$code"
 echo "== $kind: GET /api/v1/hygiene (page 1 with meta.total), ${secs}s"
 wrk -t2 -c16 -d"${secs}s" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/v1/hygiene"

@@ -50,22 +50,8 @@ total() {
     grep -o '"total":[0-9]*' | cut -d: -f2
 }
 before=$(total)
-cat >"$work/post.lua" <<'LUA'
-math.randomseed(os.time())
-local function uuid()
-  return string.gsub("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "[xy]", function(c)
-    local v = (c == "x") and math.random(0, 15) or math.random(8, 11)
-    return string.format("%x", v)
-  end)
-end
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-request = function()
-  return wrk.format(nil, nil, nil, '{"id":"' .. uuid() .. '","rating":4,"tags":["no_soap"]}')
-end
-LUA
 echo "== ingest: POST $code at 16 connections for ${secs}s, receiver delay $delay"
-taskset -c 0 wrk -t2 -c16 -d"${secs}s" --latency -s "$work/post.lua" "http://127.0.0.1:$port$code" | grep -E 'Requests/sec|Non-2xx|50%|99%'
+taskset -c 0 wrk -t2 -c16 -d"${secs}s" --latency -s server/bench/post.lua "http://127.0.0.1:$port$code" | grep -E 'Requests/sec|Non-2xx|50%|99%'
 stored=$(( $(total) - before ))
 echo "== stored $stored submissions; waiting for their deliveries (the receiver stops 10 s after the last)"
 wait "$sinkpid" || true

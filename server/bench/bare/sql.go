@@ -46,15 +46,29 @@ func (d pg) page(r *http.Request, ws string, limit, offset int) ([]row, error) {
 		return nil, err
 	}
 	defer rows.Close()
+	return scanPage(rows)
+}
+
+// rows is what both drivers' results offer.
+type rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+}
+
+// scanPage reads the page's rows; tags come as JSON text from either driver.
+func scanPage(rs rows) ([]row, error) {
 	var out []row
-	for rows.Next() {
+	for rs.Next() {
 		var x row
-		if err := rows.Scan(&x.ID, &x.LocationID, &x.Rating, &x.Tags, &x.Comment, &x.CreatedAt); err != nil {
+		var tags string
+		if err := rs.Scan(&x.ID, &x.LocationID, &x.Rating, &tags, &x.Comment, &x.CreatedAt); err != nil {
 			return nil, err
 		}
+		x.Tags = []byte(tags)
 		out = append(out, x)
 	}
-	return out, rows.Err()
+	return out, rs.Err()
 }
 
 // lite runs the bare SQL on SQLite as the service's store opens it: one
@@ -87,15 +101,5 @@ func (d lite) page(r *http.Request, ws string, limit, offset int) ([]row, error)
 		return nil, err
 	}
 	defer rows.Close()
-	var out []row
-	for rows.Next() {
-		var x row
-		var tags string
-		if err := rows.Scan(&x.ID, &x.LocationID, &x.Rating, &tags, &x.Comment, &x.CreatedAt); err != nil {
-			return nil, err
-		}
-		x.Tags = []byte(tags)
-		out = append(out, x)
-	}
-	return out, rows.Err()
+	return scanPage(rows)
 }

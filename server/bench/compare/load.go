@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -28,7 +26,7 @@ func scenarios(c config, s *stage) []scenario {
 	return []scenario{
 		{name: "POST /q/{code}, c=1", path: "/q/" + s.code, conns: 1, post: true},
 		{name: "POST /q/{code}, c=16", path: "/q/" + s.code, conns: 16, post: true},
-		{name: "GET /api/v1/hygiene page 1, c=8", path: "/api/v1/hygiene", conns: 8, auth: true},
+		{name: "GET /api/v1/hygiene page 1, c=8", path: "/api/v1/hygiene?per_page=50", conns: 8, auth: true},
 		{name: fmt.Sprintf("GET /api/v1/hygiene page %d, c=8", deep),
 			path: fmt.Sprintf("/api/v1/hygiene?page=%d&per_page=50", deep), conns: 8, auth: true},
 	}
@@ -41,30 +39,15 @@ type measure struct {
 	errors   int
 }
 
-// postScript makes wrk post a new hygiene submission per request.
-const postScript = `math.randomseed(os.time())
-local function uuid()
-  return string.gsub("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "[xy]", function(c)
-    local v = (c == "x") and math.random(0, 15) or math.random(8, 11)
-    return string.format("%x", v)
-  end)
-end
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-request = function()
-  return wrk.format(nil, nil, nil, '{"id":"' .. uuid() .. '","rating":4,"tags":["no_soap"]}')
-end
-`
+// postScript makes wrk post a new hygiene submission per request; the
+// load scripts use it too. compare runs from the module's root.
+const postScript = "server/bench/post.lua"
 
 // load runs wrk pinned to the client CPUs against t.
 func (s *stage) load(ctx context.Context, sc scenario, t target) (measure, error) {
 	args := []string{"-c", s.c.cpus[1], "wrk", "-t1", "-c" + strconv.Itoa(sc.conns), "-d" + strconv.Itoa(s.c.secs) + "s", "--latency"}
 	if sc.post {
-		script := filepath.Join(s.dir, "post.lua")
-		if err := os.WriteFile(script, []byte(postScript), 0o644); err != nil {
-			return measure{}, err
-		}
-		args = append(args, "-s", script)
+		args = append(args, "-s", postScript)
 	}
 	if sc.auth && t.name == "feedbackd" {
 		args = append(args, "-H", "Authorization: Bearer "+s.token)
