@@ -344,3 +344,15 @@ type Limiter interface {
 	// counts, allowed or not, so exactly limit calls per window succeed.
 	Take(ctx context.Context, key string, limit int, window time.Duration) (Quota, error)
 }
+
+// TokenLimiter is what a store whose rate limits live in its database
+// (PostgreSQL) offers besides [Limiter]: an API request's token lookup
+// and its workspace's rate limit in one round trip.
+type TokenLimiter interface {
+	// TakeToken returns the token, revoked or not, whose hash is hash, as
+	// TokenByHash does, and, unless it is revoked, counts one request
+	// against the budget of limit per window of the key prefix plus its
+	// workspace id, as Limiter().Take would; a revoked token's quota is the
+	// zero Quota. Returns feedback.ENotFound.
+	TakeToken(ctx context.Context, hash []byte, prefix string, limit int, window time.Duration) (*Token, Quota, error)
+}

@@ -11,7 +11,7 @@ import (
 // gate authenticates and rate-limits every API request but the public
 // OpenAPI document.
 func (s *Server) gate(next http.Handler) http.Handler {
-	private := s.requireToken(s.limitWorkspace(next))
+	private := s.requireToken(s.limitWorkspace(next), next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/openapi.json") && r.Method == http.MethodGet {
 			if err := s.anon.Take(w, r); err != nil {
@@ -28,12 +28,15 @@ func (s *Server) gate(next http.Handler) http.Handler {
 	})
 }
 
+// workspaceKey is the prefix of a workspace's rate-limit key.
+const workspaceKey = "ws:"
+
 // limitWorkspace counts an authenticated API request against its
 // workspace's budget, shared by every instance on PostgreSQL, or the
 // user's for requests that name no workspace.
 func (s *Server) limitWorkspace(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		key := "ws:" + request.WorkspaceID(r.Context())
+		key := workspaceKey + request.WorkspaceID(r.Context())
 		if p := request.PrincipalOf(r.Context()); p != nil && p.WorkspaceID == "" {
 			key = "user:" + p.UserID
 		}

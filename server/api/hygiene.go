@@ -8,5 +8,5 @@ import (
 
 func (s *Server) registerHygieneRoutes(r chi.Router) {
 	r.Get("/hygiene", s.handle(listHandler(s.store.HygieneSubmissions,
-		feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID)))
+		feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)))
 }

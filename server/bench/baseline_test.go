@@ -203,11 +203,11 @@ func bareList(w http.ResponseWriter, r *http.Request, db bareDB) error {
 	ctx := r.Context()
 	ws := r.URL.Query().Get("ws")
 	p := feedback.ListParams{Page: 1, PerPage: 50}
-	total, err := bareTotal(ctx, db, ws, p)
+	total, upper, err := bareTotal(ctx, db, ws, p)
 	if err != nil {
 		return err
 	}
-	rows, err := db.query(ctx, sqlHygienePage, ws, minTime, maxTime, p.PerPage, p.Offset())
+	rows, err := db.query(ctx, sqlHygienePage, ws, minTime, upper, p.PerPage, p.Offset())
 	if err != nil {
 		return err
 	}

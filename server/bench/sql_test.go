@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -43,22 +44,41 @@ const (
 	locationSeries = "hygiene_submissions.location_id"
 	wholeWorkspace = "00000000-0000-0000-0000-000000000000"
 	sqlCountEdge   = `SELECT COUNT(*) FROM hygiene_submissions WHERE workspace_id = $1 AND created_at >= %s AND created_at < %s`
-	sqlCountSum    = `SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM list_counts
+	sqlCountHours  = `SELECT bucket, n, CAST(SUM(n) OVER (ORDER BY bucket DESC) AS BIGINT) AS upto FROM list_counts
 		WHERE workspace_id = $1 AND list = $6 AND scope = $7 AND bucket >= $4 AND bucket < $5`
 	sqlCounters = `INSERT INTO list_counts (workspace_id, list, scope, bucket, n) VALUES ($1, $3, $4, $2, 1), ($1, $5, $6, $2, 1)
 		ON CONFLICT (workspace_id, list, scope, bucket) DO UPDATE SET n = list_counts.n + 1`
 )
 
-// sqlHygieneTotal is the unfiltered total: the rows before the first
-// whole hour, the counters of the whole hours, the rows after the last.
-var sqlHygieneTotal = "SELECT (" + fmt.Sprintf(sqlCountEdge, "$2", "$4") + ") + (" + sqlCountSum + ") + (" +
-	fmt.Sprintf(sqlCountEdge, "$5", "$3") + ")"
+// sqlHygieneTotal is the unfiltered total and where page 1 starts: the
+// rows after the last whole hour, the counters of the whole hours (and
+// the newest hour that holds a row), the rows before the first.
+var sqlHygieneTotal = "WITH hours AS (" + sqlCountHours + "), top AS (" +
+	strings.Replace(fmt.Sprintf(sqlCountEdge, "$5", "$3"), "COUNT(*)", "COUNT(*) AS c", 1) +
+	`), seek AS (SELECT bucket, upto - hours.n AS newer FROM hours, top
+		WHERE top.c + hours.upto > CAST($8 AS BIGINT) ORDER BY bucket DESC LIMIT 1)
+	SELECT (SELECT c FROM top), (SELECT CAST(COALESCE(MAX(upto), 0) AS BIGINT) FROM hours), (` +
+	fmt.Sprintf(sqlCountEdge, "$2", "$4") + `), (SELECT bucket FROM seek), COALESCE((SELECT newer FROM seek), 0)`
 
-// bareTotal counts the list as the store does.
-func bareTotal(ctx context.Context, db bareDB, ws string, _ feedback.ListParams) (int, error) {
-	var n int
-	err := db.queryRow(ctx, sqlHygieneTotal, ws, minTime, maxTime, minTime, maxTime, hygieneSeries, wholeWorkspace).Scan(&n)
-	return n, err
+// bareTotal counts the list as the store does and returns the upper
+// bound of page 1's created_at: the end of the newest hour that holds a
+// row (the first page of a list without rows in the last, open hour).
+func bareTotal(ctx context.Context, db bareDB, ws string, _ feedback.ListParams) (int, time.Time, error) {
+	var top, hours, bottom, newer int
+	var hour any // time.Time, or INTEGER microseconds from SQLite
+	err := db.queryRow(ctx, sqlHygieneTotal, ws, minTime, maxTime, minTime, maxTime, hygieneSeries, wholeWorkspace, 0).
+		Scan(&top, &hours, &bottom, &hour, &newer)
+	upper := maxTime
+	switch h := hour.(type) {
+	case time.Time:
+		upper = h.Add(time.Hour)
+	case int64:
+		upper = time.UnixMicro(h).Add(time.Hour)
+	}
+	if top > 0 {
+		upper = maxTime
+	}
+	return top + hours + bottom, upper, err
 }
 
 // bareCounters updates the list counters as the store does.

@@ -28,7 +28,10 @@ type Limiter struct {
 	nextSweep atomic.Int64 // Unix microseconds
 }
 
-var _ server.Limiter = (*Limiter)(nil)
+var (
+	_ server.Limiter      = (*Limiter)(nil)
+	_ server.TokenLimiter = (*DB)(nil)
+)
 
 // Take counts one request against key's budget of limit per window. A key
 // must always be used with the same window.
@@ -54,4 +57,17 @@ func (l *Limiter) sweep(ctx context.Context, now time.Time) {
 		return
 	}
 	_, _ = l.pool.Exec(ctx, `DELETE FROM rate_limits WHERE window_end < $1`, now.Add(-sweepAfter))
+}
+
+// TakeToken implements [server.TokenLimiter] with one statement that
+// reads the token and counts the request in its workspace's window.
+func (db *DB) TakeToken(ctx context.Context, hash []byte, prefix string, limit int, window time.Duration) (*server.Token, server.Quota, error) {
+	now := db.limiter.now()
+	start, end := inmem.Window(now, window)
+	t, count, err := db.TokenByHashCounting(ctx, hash, prefix, start, end)
+	if err != nil || t.RevokedAt != nil {
+		return t, server.Quota{}, err
+	}
+	db.limiter.sweep(ctx, now)
+	return t, inmem.NewQuota(count, limit, end), nil
 }

@@ -29,28 +29,46 @@ type listQuery struct {
 }
 
 // list returns one page of q, newest first (created_at desc, id desc),
-// and the number of rows of q (see [listQuery.countQuery]). Every list
+// and the number of rows of q (see [listQuery.count]). Every list
 // filter has an index that leads with (workspace_id, ...) and ends with
-// (created_at DESC, id DESC), so both statements are index scans.
+// (created_at DESC, id DESC), so both statements are index scans. A list
+// with a counter starts a deep page in the hour that holds its first row
+// (below the hour's end, skipping only that hour's newer rows), so any
+// page costs about what page 1 does. With p.After, the page is the rows
+// after that cursor (see [after]) and the total still the whole list's.
 func list[T any](ctx context.Context, c Conn, workspaceID string, q listQuery, p feedback.ListParams,
 	scan func(Row) (T, error)) ([]T, int, error) {
 	from, to := bounds(p)
 	args := append([]any{workspaceID, from, to}, q.args...)
 	cond := "workspace_id = $1 AND created_at >= $2 AND created_at < $3" + q.where
-	var total int
-	query, countArgs := q.countQuery(args, from, to)
-	err := c.QueryRow(ctx, query, countArgs...).Scan(&total)
 	limit, offset := pageBounds(p)
+	if p.After != nil {
+		offset = 0 // the page after the cursor, whatever p.Page says
+	}
+	total, at, err := q.count(ctx, c, args, from, to, offset)
 	if err != nil || offset >= total {
 		return []T{}, total, err
 	}
+	args[2] = at.upper
+	if p.After != nil {
+		cond, args = after(cond, args, *p.After)
+	}
 	rows, err := c.Query(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d",
-		q.columns, q.table, cond, len(args)+1, len(args)+2), append(args, limit, offset)...)
+		q.columns, q.table, cond, len(args)+1, len(args)+2), append(args, limit, offset-at.skip)...)
 	if err != nil {
 		return nil, 0, err
 	}
 	items, err := collect(rows, scan)
 	return items, total, err
+}
+
+// after narrows cond, with its args, to the rows after the cursor a in
+// list order. The bound on created_at alone is what the index seeks to;
+// the rest only drops the rows of a's created_at that come before it.
+func after(cond string, args []any, a feedback.Cursor) (string, []any) {
+	n := len(args)
+	return cond + fmt.Sprintf(" AND created_at <= $%d AND (created_at < $%d OR id < $%d)", n+1, n+1, n+2),
+		append(args, a.CreatedAt, a.ID)
 }
 
 // bounds returns p's created_at range [from, to): minTime and maxTime

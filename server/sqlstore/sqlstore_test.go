@@ -98,7 +98,7 @@ func TestCountQuery(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := []any{"ws", tt.from, tt.to}
-			query, args := tt.q.countQuery(base, tt.from, tt.to)
+			query, args, _ := tt.q.countQuery(base, tt.from, tt.to, 0)
 			if got := strings.Contains(query, "list_counts"); got != tt.wantSum {
 				t.Errorf("sums counters: %v, want %v, in %s", got, tt.wantSum, query)
 			}

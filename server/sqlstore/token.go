@@ -47,6 +47,28 @@ func (s *Store) TokenByHash(ctx context.Context, hash []byte) (_ *server.Token, 
 	return t, err
 }
 
+// TokenByHashCounting is [Store.TokenByHash] that, in the same statement,
+// counts one request of a token that is not revoked in the rate_limits
+// window of key prefix plus the token's workspace id that starts at
+// start, and returns the window's count (0 for a revoked token). Only for
+// a database that keeps rate_limits (PostgreSQL): an API request's
+// authentication and rate limit are then one round trip, and a revoked
+// token is still refused on its next request, since the row is read
+// every time. Returns feedback.ENotFound.
+func (s *Store) TokenByHashCounting(ctx context.Context, hash []byte, prefix string, start, end time.Time) (_ *server.Token, count int, err error) {
+	defer wrap(&err, "TokenByHashCounting")
+	t, err := one(scanTokenAnd(s.db.QueryRow(ctx, `WITH t AS (SELECT `+tokenColumns+` FROM api_tokens WHERE hash = $1),
+		c AS (INSERT INTO rate_limits (key, window_start, window_end, count)
+			SELECT $2 || CAST(workspace_id AS text), $3, $4, 1 FROM t WHERE revoked_at IS NULL
+			ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+			RETURNING count)
+		SELECT `+tokenColumns+`, COALESCE((SELECT count FROM c), 0) FROM t`, hash, prefix, start, end), &count))
+	if errors.Is(err, ErrNoRows) {
+		return nil, 0, feedback.Errorf(feedback.ENotFound, "No such token exists.")
+	}
+	return t, count, err
+}
+
 // Tokens returns the workspace's tokens, newest first, revoked ones included.
 func (s *Store) Tokens(ctx context.Context, workspaceID string) (_ []server.Token, err error) {
 	defer wrap(&err, "Tokens(%s)", workspaceID)
@@ -92,9 +114,12 @@ func (s *Store) TouchToken(ctx context.Context, workspaceID, id string, at time.
 	})
 }
 
-func scanToken(r Row) (server.Token, error) {
+func scanToken(r Row) (server.Token, error) { return scanTokenAnd(r) }
+
+// scanTokenAnd scans the columns tokenColumns names and then into more.
+func scanTokenAnd(r Row, more ...any) (server.Token, error) {
 	var t server.Token
-	err := r.Scan(&t.WorkspaceID, &t.ID, &t.Name, &t.Prefix, &t.Hash, atTime(&t.CreatedAt),
-		atOptTime(&t.LastUsedAt), atOptTime(&t.RevokedAt))
+	err := r.Scan(append([]any{&t.WorkspaceID, &t.ID, &t.Name, &t.Prefix, &t.Hash, atTime(&t.CreatedAt),
+		atOptTime(&t.LastUsedAt), atOptTime(&t.RevokedAt)}, more...)...)
 	return t, err
 }

@@ -22,6 +22,8 @@ const censusHours = 96
 func testTotals(t *testing.T, h harness) {
 	h.run(t, "Random", testTotalsRandom)
 	h.run(t, "Repeats", testTotalsRepeats)
+	h.run(t, "EveryPage", testTotalsEveryPage)
+	h.run(t, "CursorWalk", testTotalsCursorWalk)
 }
 
 // testTotalsRandom stores a few hundred submissions across four days,

@@ -26,6 +26,9 @@ type Meta struct {
 	Page    int `json:"page"`
 	PerPage int `json:"per_page"`
 	Pages   int `json:"pages"`
+	// NextCursor is the cursor of the page after this one, on the lists
+	// of [Keyed] items, when this page is full.
+	NextCursor string `json:"next_cursor,omitempty"`
 }
 
 // NewPage wraps items into an envelope. A nil slice becomes an empty array.
@@ -37,7 +40,13 @@ func NewPage[T any](items []T, total int, p ListParams) Page[T] {
 	if total > 0 {
 		pages = (total + p.PerPage - 1) / p.PerPage
 	}
-	return Page[T]{Data: items, Meta: Meta{Total: total, Page: p.Page, PerPage: p.PerPage, Pages: pages}}
+	m := Meta{Total: total, Page: p.Page, PerPage: p.PerPage, Pages: pages}
+	if n := len(items); n > 0 && n == p.PerPage {
+		if k, ok := any(items[n-1]).(Keyed); ok {
+			m.NextCursor = k.Key().String()
+		}
+	}
+	return Page[T]{Data: items, Meta: m}
 }
 
 // ListParams are the parsed query parameters of a list request.
@@ -48,6 +57,8 @@ type ListParams struct {
 	From       *time.Time
 	To         *time.Time
 	LocationID string
+	// After is the cursor of the item before the page (then Page is 1).
+	After *Cursor
 }
 
 // Offset returns the number of rows before the requested page.
@@ -71,6 +82,9 @@ func (p ListParams) Values() url.Values {
 	if p.LocationID != "" {
 		v.Set("location_id", p.LocationID)
 	}
+	if p.After != nil {
+		v.Set(ParamCursor, p.After.String())
+	}
 	return v
 }
 
@@ -81,6 +95,7 @@ const (
 	ParamFrom       = "from"
 	ParamTo         = "to"
 	ParamLocationID = "location_id"
+	ParamCursor     = "cursor"
 )
 
 // ParseListParams parses q, accepting only the parameters named in allowed
@@ -115,6 +130,12 @@ func ParseListParams(q url.Values, allowed ...string) (ListParams, error) {
 		id, good := ParseUUID(s)
 		v.Check(good, ParamLocationID, "must be a UUID")
 		p.LocationID = id
+	}
+	if q.Has(ParamCursor) {
+		c, err := ParseCursor(q.Get(ParamCursor))
+		v.Check(err == nil, ParamCursor, errCursor.Error())
+		v.Check(!q.Has(ParamPage), ParamCursor, "cannot be combined with page")
+		p.After = &c
 	}
 	if !v.Valid() {
 		return p, v.ParamErr()

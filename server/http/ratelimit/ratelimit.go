@@ -41,6 +41,13 @@ func (l *Limiter) Take(w http.ResponseWriter, r *http.Request, key string, limit
 	if err != nil {
 		return err
 	}
+	return l.Answer(w, q)
+}
+
+// Answer sets the rate-limit headers of q, a request's count that the
+// store took already (see [server.TokenLimiter]), and returns the error
+// of [Limiter.Take] when its budget is spent.
+func (l *Limiter) Answer(w http.ResponseWriter, q server.Quota) error {
 	h := w.Header()
 	h.Set("X-RateLimit-Limit", strconv.Itoa(q.Limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(q.Remaining))
