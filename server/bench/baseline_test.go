@@ -32,6 +32,10 @@ type bareDB interface {
 	// rowID is the dialect's expression of a new row id (a copy of the
 	// store's Dialect.RowID).
 	rowID() string
+	// eventSeq is the dialect's expression of the seq of a
+	// transaction's first event (a copy of the store's
+	// Dialect.EventSeq(0)).
+	eventSeq() string
 }
 
 type bareRows interface {
@@ -46,6 +50,8 @@ type pgxDB struct{ p *pgxpool.Pool }
 func (pgxDB) rowID() string {
 	return "CAST(%s || substr(CAST(gen_random_uuid() AS text), 20) AS uuid)"
 }
+
+func (pgxDB) eventSeq() string { return "pg_current_xact_id()::text::bigint * 1024 + 0" }
 
 func (d pgxDB) queryRow(ctx context.Context, q string, args ...any) interface{ Scan(...any) error } {
 	return d.p.QueryRow(ctx, q, args...)
@@ -69,6 +75,10 @@ type sqlDB struct{ writer, readers *sql.DB }
 func (sqlDB) rowID() string {
 	return "%s || substr('89ab', 1 + (random() & 3), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || " +
 		"lower(hex(randomblob(6)))"
+}
+
+func (sqlDB) eventSeq() string {
+	return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
 }
 
 func openBareSQLite(tb testing.TB, path string) sqlDB {
@@ -170,7 +180,7 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 		if err := exec(sqlInsertHygiene, ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:]); err != nil {
 			return err
 		}
-		return bareEvent(exec, row, db.rowID(), ws, feedback.EventHygieneSubmissionCreated, now, data, h)
+		return bareEvent(exec, row, db, ws, feedback.EventHygieneSubmissionCreated, now, data, h)
 	})
 	if err != nil {
 		return err
@@ -184,16 +194,13 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 // bareEvent appends the *.created event with its webhook deliveries and
 // bumps the list counters, as the store does in the same transaction.
 func bareEvent(exec func(string, ...any) error, row func(string, ...any) interface{ Scan(...any) error },
-	rowID, ws, typ string, now time.Time, data []byte, h feedback.HygieneSubmission) error {
+	db bareDB, ws, typ string, now time.Time, data []byte, h feedback.HygieneSubmission) error {
 	var seq int64
-	if err := row(sqlNextSeq, ws).Scan(&seq); err != nil {
-		return err
-	}
 	id := feedback.NewIDAt(now)
-	if err := exec(sqlInsertEvent, ws, seq, id, typ, now, string(data)); err != nil {
+	if err := row(sqlInsertEvent(db.eventSeq()), ws, id, typ, now, string(data)).Scan(&seq); err != nil {
 		return err
 	}
-	if err := exec(sqlFanOut(rowID), ws, seq, id, typ, now, id[:19]); err != nil {
+	if err := exec(sqlFanOut(db.rowID()), ws, seq, id, typ, now, id[:19]); err != nil {
 		return err
 	}
 	return bareCounters(exec, ws, h, now)

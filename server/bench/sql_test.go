@@ -17,9 +17,7 @@ const (
 	sqlInsertHygiene = `INSERT INTO hygiene_submissions (workspace_id, ` + hygieneColumns + `, body_hash)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 			ON CONFLICT (workspace_id, id) DO NOTHING`
-	sqlNextSeq     = `UPDATE event_sequences SET seq = seq + 1 WHERE workspace_id = $1 RETURNING seq`
-	sqlInsertEvent = `INSERT INTO events (workspace_id, seq, id, type, occurred_at, data) VALUES ($1, $2, $3, $4, $5, $6)`
-	sqlFanOutHead  = `INSERT INTO deliveries (workspace_id, id, webhook_id, event_seq, event_id, event_type,
+	sqlFanOutHead = `INSERT INTO deliveries (workspace_id, id, webhook_id, event_seq, event_id, event_type,
 			status, attempts, schedule_base, next_attempt_at, last_status_code, last_error, created_at, updated_at)
 		SELECT we.workspace_id, `
 	sqlFanOutTail = `, we.webhook_id, $2, $3, $4,
@@ -30,6 +28,13 @@ const (
 	sqlHygienePage = `SELECT ` + hygieneColumns + ` FROM hygiene_submissions WHERE ` + sqlHygieneCond +
 		` ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`
 )
+
+// sqlInsertEvent is the statement that writes an event, with seq the
+// dialect's expression of its number.
+func sqlInsertEvent(seq string) string {
+	return `INSERT INTO events (workspace_id, seq, id, type, occurred_at, data) VALUES ($1, ` + seq + `,
+		$2, $3, $4, $5) RETURNING seq`
+}
 
 // sqlFanOut is the statement that writes an event's webhook deliveries,
 // with rowID the dialect's new-row-id expression.

@@ -40,9 +40,6 @@ func add[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash 
 		}
 		if n > 0 {
 			created = true
-			// The event takes the workspace's event_sequences row, which
-			// every insert of the workspace takes in turn, so the counters
-			// that follow add no wait of their own.
 			if err := s.appendEvent(ctx, tx, workspaceID, a.event, rec); err != nil {
 				return err
 			}
