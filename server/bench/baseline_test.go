@@ -36,6 +36,9 @@ type bareDB interface {
 	// transaction's first event (a copy of the store's
 	// Dialect.EventSeq(0)).
 	eventSeq() string
+	// countShard is the dialect's expression of a list counter's shard
+	// (a copy of the store's Dialect.CountShard).
+	countShard(list, scope string) string
 }
 
 type bareRows interface {
@@ -52,6 +55,12 @@ func (pgxDB) rowID() string {
 }
 
 func (pgxDB) eventSeq() string { return "pg_current_xact_id()::text::bigint * 1024 + 0" }
+
+func (pgxDB) countShard(list, scope string) string {
+	series := "FROM list_counts WHERE workspace_id = $1 AND list = " + list + " AND scope = " + scope + " AND bucket = $2"
+	return "COALESCE((SELECT shard " + series + " ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED), " +
+		"(SELECT COALESCE(MAX(shard), -1) + 1 " + series + "))"
+}
 
 func (d pgxDB) queryRow(ctx context.Context, q string, args ...any) interface{ Scan(...any) error } {
 	return d.p.QueryRow(ctx, q, args...)
@@ -80,6 +89,8 @@ func (sqlDB) rowID() string {
 func (sqlDB) eventSeq() string {
 	return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
 }
+
+func (sqlDB) countShard(string, string) string { return "0" }
 
 func openBareSQLite(tb testing.TB, path string) sqlDB {
 	tb.Helper()
@@ -203,7 +214,7 @@ func bareEvent(exec func(string, ...any) error, row func(string, ...any) interfa
 	if err := exec(sqlFanOut(db.rowID()), ws, seq, id, typ, now, id[:19]); err != nil {
 		return err
 	}
-	return bareCounters(exec, ws, h, now)
+	return bareCounters(exec, db, ws, h, now)
 }
 
 func bareList(w http.ResponseWriter, r *http.Request, db bareDB) error {

@@ -50,8 +50,6 @@ const (
 	sqlCountEdge   = `SELECT COUNT(*) FROM hygiene_submissions WHERE workspace_id = $1 AND created_at >= %s AND created_at < %s`
 	sqlCountSum    = `SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM list_counts
 		WHERE workspace_id = $1 AND list = $6 AND scope = $7 AND bucket >= $4 AND bucket < $5`
-	sqlCounters = `INSERT INTO list_counts (workspace_id, list, scope, bucket, n) VALUES ($1, $3, $4, $2, 1), ($1, $5, $6, $2, 1)
-		ON CONFLICT (workspace_id, list, scope, bucket) DO UPDATE SET n = list_counts.n + 1`
 )
 
 // sqlHygieneTotal is the unfiltered total: the rows before the first
@@ -66,7 +64,15 @@ func bareTotal(ctx context.Context, db bareDB, ws string, _ feedback.ListParams)
 	return n, err
 }
 
+// sqlCounters is the statement that adds a submission to the list
+// counters, with shard the dialect's expression of a series' shard.
+func sqlCounters(shard func(list, scope string) string) string {
+	return `INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) VALUES ($1, $3, $4, $2, 1, ` +
+		shard("$3", "$4") + `), ($1, $5, $6, $2, 1, ` + shard("$5", "$6") + `)
+		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = list_counts.n + 1`
+}
+
 // bareCounters updates the list counters as the store does.
-func bareCounters(exec func(string, ...any) error, ws string, h feedback.HygieneSubmission, now time.Time) error {
-	return exec(sqlCounters, ws, now.Truncate(time.Hour), hygieneSeries, wholeWorkspace, locationSeries, h.LocationID)
+func bareCounters(exec func(string, ...any) error, db bareDB, ws string, h feedback.HygieneSubmission, now time.Time) error {
+	return exec(sqlCounters(db.countShard), ws, now.Truncate(time.Hour), hygieneSeries, wholeWorkspace, locationSeries, h.LocationID)
 }

@@ -43,7 +43,7 @@ func add[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash 
 			if err := s.appendEvent(ctx, tx, workspaceID, a.event, rec); err != nil {
 				return err
 			}
-			return countAdded(ctx, tx, workspaceID, a.createdAt, a.counters)
+			return countAdded(ctx, tx, s.dialect, workspaceID, a.createdAt, a.counters)
 		}
 		var stored []byte
 		v, err := scan(hashRow{tx.QueryRow(ctx, a.find, workspaceID, a.id), &stored})

@@ -130,7 +130,8 @@ func testEvent(t *testing.T, h harness) {
 // testResumeUnderWriters commits submissions from many writers in one
 // workspace while a reader resumes after the last event it read, a few
 // at a time: it must see every committed event exactly once, in
-// increasing seq order.
+// increasing seq order. The list's totals, whose hourly counters the
+// writers shared, must count every submission.
 func testResumeUnderWriters(t *testing.T, f *fixture) {
 	w := world{ws: f.workspace("acme")} // with no event of its own
 	w.location = f.location(w.ws).ID
@@ -167,6 +168,13 @@ func testResumeUnderWriters(t *testing.T, f *fixture) {
 	}
 	if len(seen) != writers*each {
 		t.Errorf("the reader saw events of %d submissions, want %d", len(seen), writers*each)
+	}
+	for _, loc := range []string{"", w.location} { // the workspace's counters, the location's
+		_, total, err := f.s.HygieneSubmissions(f.ctx(), w.ws, feedback.ListParams{Page: 1, PerPage: 1, LocationID: loc})
+		f.must(err)
+		if total != writers*each {
+			t.Errorf("location %q: total %d after concurrent writers, want %d", loc, total, writers*each)
+		}
 	}
 }
 

@@ -11,6 +11,14 @@
 -- transactions so far. The check makes the migration fail otherwise
 -- (after a dump was restored into a new cluster, whose transaction ids
 -- start again from a few hundred).
+--
+-- The hourly counters of list_counts get shards for the same reason:
+-- each submission added one to its series' row of the hour, whose lock
+-- it held until its commit, so a workspace's submissions still took
+-- turns. A writer now adds to the first shard of the hour that no other
+-- transaction holds (FOR UPDATE SKIP LOCKED), or to a new one; totals
+-- sum over the shards as they summed over the hours (the read needs no
+-- change). The existing rows become shard 0.
 
 -- +goose Up
 -- +goose StatementBegin
@@ -24,7 +32,18 @@ $$;
 -- +goose StatementEnd
 DROP TABLE event_sequences;
 
+ALTER TABLE list_counts ADD COLUMN shard integer NOT NULL DEFAULT 0;
+ALTER TABLE list_counts DROP CONSTRAINT list_counts_pkey;
+ALTER TABLE list_counts ADD PRIMARY KEY (workspace_id, list, scope, bucket, shard) INCLUDE (n);
+
 -- +goose Down
+ALTER TABLE list_counts DROP CONSTRAINT list_counts_pkey;
+WITH merged AS (DELETE FROM list_counts RETURNING workspace_id, list, scope, bucket, n)
+INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard)
+SELECT workspace_id, list, scope, bucket, SUM(n), 0 FROM merged GROUP BY 1, 2, 3, 4;
+ALTER TABLE list_counts DROP COLUMN shard;
+ALTER TABLE list_counts ADD PRIMARY KEY (workspace_id, list, scope, bucket) INCLUDE (n);
+
 CREATE TABLE event_sequences (
     workspace_id uuid   PRIMARY KEY REFERENCES workspaces (id),
     seq          bigint NOT NULL
