@@ -38,7 +38,7 @@ type bareDB interface {
 	eventSeq() string
 	// countShard is the dialect's expression of a list counter's shard
 	// (a copy of the store's Dialect.CountShard).
-	countShard(list, scope string) string
+	countShard(bucket, list, scope string) string
 }
 
 type bareRows interface {
@@ -56,8 +56,9 @@ func (pgxDB) rowID() string {
 
 func (pgxDB) eventSeq() string { return "pg_current_xact_id()::text::bigint * 1024 + 0" }
 
-func (pgxDB) countShard(list, scope string) string {
-	series := "FROM list_counts WHERE workspace_id = $1 AND list = " + list + " AND scope = " + scope + " AND bucket = $2"
+func (pgxDB) countShard(bucket, list, scope string) string {
+	series := "FROM list_counts WHERE workspace_id = $1 AND list = " + list + " AND scope = " + scope +
+		" AND bucket = " + bucket
 	return "COALESCE((SELECT shard " + series + " ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED), " +
 		"(SELECT COALESCE(MAX(shard), -1) + 1 " + series + "))"
 }
@@ -90,7 +91,7 @@ func (sqlDB) eventSeq() string {
 	return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
 }
 
-func (sqlDB) countShard(string, string) string { return "0" }
+func (sqlDB) countShard(string, string, string) string { return "0" }
 
 func openBareSQLite(tb testing.TB, path string) sqlDB {
 	tb.Helper()
@@ -187,18 +188,26 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 	tags, _ := json.Marshal(in.Tags)
 	hash := sha256.Sum256([]byte(in.ID + strconv.Itoa(in.Rating)))
 	data, _ := json.Marshal(h)
-	err := db.tx(ctx, func(exec func(string, ...any) error, row func(string, ...any) interface{ Scan(...any) error }) error {
+	if _, ok := db.(pgxDB); ok {
+		args := []any{ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:]}
+		id := feedback.NewIDAt(now)
+		args = append(args, id, feedback.EventHygieneSubmissionCreated, now, string(data), id[:19], now.Truncate(time.Hour),
+			hygieneSeries, wholeWorkspace, locationSeries, loc)
+		var seq, deliveries int64
+		if err := db.queryRow(ctx, sqlIngestOne(db), args...).Scan(&seq, &deliveries); err != nil {
+			return err
+		}
+	} else if err := db.tx(ctx, func(exec func(string, ...any) error, row func(string, ...any) interface{ Scan(...any) error }) error {
 		if err := exec(sqlInsertHygiene, ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:]); err != nil {
 			return err
 		}
 		return bareEvent(exec, row, db, ws, feedback.EventHygieneSubmissionCreated, now, data, h)
-	})
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusCreated)
-	_, err = w.Write(data)
+	_, err := w.Write(data)
 	return err
 }
 

@@ -17,13 +17,6 @@ const (
 	sqlInsertHygiene = `INSERT INTO hygiene_submissions (workspace_id, ` + hygieneColumns + `, body_hash)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 			ON CONFLICT (workspace_id, id) DO NOTHING`
-	sqlFanOutHead = `INSERT INTO deliveries (workspace_id, id, webhook_id, event_seq, event_id, event_type,
-			status, attempts, schedule_base, next_attempt_at, last_status_code, last_error, created_at, updated_at)
-		SELECT we.workspace_id, `
-	sqlFanOutTail = `, we.webhook_id, $2, $3, $4,
-			'pending', 0, 0, $5, 0, '', $5, $5
-		FROM webhook_events we JOIN webhooks w ON w.workspace_id = we.workspace_id AND w.id = we.webhook_id
-		WHERE we.workspace_id = $1 AND we.event IN ($4, '*') AND w.disabled_at IS NULL`
 	sqlHygieneCond = `workspace_id = $1 AND created_at >= $2 AND created_at < $3`
 	sqlHygienePage = `SELECT ` + hygieneColumns + ` FROM hygiene_submissions WHERE ` + sqlHygieneCond +
 		` ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`
@@ -39,7 +32,38 @@ func sqlInsertEvent(seq string) string {
 // sqlFanOut is the statement that writes an event's webhook deliveries,
 // with rowID the dialect's new-row-id expression.
 func sqlFanOut(rowID string) string {
-	return sqlFanOutHead + fmt.Sprintf(rowID, "$6") + sqlFanOutTail
+	return sqlFanOutOf(rowID, "", "$2", "$3", "$4", "$5", "$6")
+}
+
+// sqlFanOutOf is sqlFanOut with the event's fields in the expressions
+// given, from preceding webhook_events in the FROM clause.
+func sqlFanOutOf(rowID, from, seq, id, typ, at, idPrefix string) string {
+	return `INSERT INTO deliveries (workspace_id, id, webhook_id, event_seq, event_id, event_type,
+			status, attempts, schedule_base, next_attempt_at, last_status_code, last_error, created_at, updated_at)
+		SELECT we.workspace_id, ` + fmt.Sprintf(rowID, idPrefix) + `, we.webhook_id, ` + seq + `, ` + id + `, ` + typ + `,
+			'pending', 0, 0, ` + at + `, 0, '', ` + at + `, ` + at + `
+		FROM ` + from + `webhook_events we JOIN webhooks w ON w.workspace_id = we.workspace_id AND w.id = we.webhook_id
+		WHERE we.workspace_id = $1 AND we.event IN (` + typ + `, '*') AND w.disabled_at IS NULL`
+}
+
+// sqlIngestOne is the one statement of a hygiene submission on
+// PostgreSQL: its INSERT (arguments $1 to $13), then, when it inserted,
+// the event ($14 id, $15 type, $16 time, $17 data), its deliveries ($18
+// the ids' prefix) and the counters ($19 the hour, then each series'
+// list and scope).
+func sqlIngestOne(db bareDB) string {
+	counter := func(list, scope string) string {
+		return "SELECT CAST($1 AS uuid), CAST(" + list + " AS text), CAST(" + scope + " AS uuid), CAST($19 AS timestamptz), 1, " +
+			db.countShard("$19", list, scope) + " FROM ins"
+	}
+	return `WITH ins AS (` + sqlInsertHygiene + ` RETURNING 1),
+		ev AS (INSERT INTO events (workspace_id, seq, id, type, occurred_at, data) SELECT $1, ` + db.eventSeq() +
+		`, $14, $15, $16, $17 FROM ins RETURNING seq),
+		dl AS (` + sqlFanOutOf(db.rowID(), "ev, ", "ev.seq", "$14", "$15", "$16", "$18") + ` RETURNING 1),
+		ct AS (INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) ` + counter("$20", "$21") +
+		" UNION ALL " + counter("$22", "$23") + `
+		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = list_counts.n + 1)
+		SELECT COALESCE((SELECT seq FROM ev), 0), (SELECT COUNT(*) FROM dl)`
 }
 
 // The hourly counters of the whole workspace's hygiene list.
@@ -66,9 +90,9 @@ func bareTotal(ctx context.Context, db bareDB, ws string, _ feedback.ListParams)
 
 // sqlCounters is the statement that adds a submission to the list
 // counters, with shard the dialect's expression of a series' shard.
-func sqlCounters(shard func(list, scope string) string) string {
+func sqlCounters(shard func(bucket, list, scope string) string) string {
 	return `INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) VALUES ($1, $3, $4, $2, 1, ` +
-		shard("$3", "$4") + `), ($1, $5, $6, $2, 1, ` + shard("$5", "$6") + `)
+		shard("$2", "$3", "$4") + `), ($1, $5, $6, $2, 1, ` + shard("$2", "$5", "$6") + `)
 		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = list_counts.n + 1`
 }
 

@@ -93,11 +93,13 @@ var dialect = sqlstore.Dialect{
 		sqlstore.MaxTxEvents),
 	EventSnapshot: "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint, " +
 		"pg_snapshot_xmax(pg_current_snapshot())::text::bigint",
-	CountShard: func(list, scope string) string {
-		series := "FROM list_counts WHERE workspace_id = $1 AND list = " + list + " AND scope = " + scope + " AND bucket = $2"
+	CountShard: func(bucket, list, scope string) string {
+		series := "FROM list_counts WHERE workspace_id = $1 AND list = " + list + " AND scope = " + scope +
+			" AND bucket = " + bucket
 		return "COALESCE((SELECT shard " + series + " ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED), " +
 			"(SELECT COALESCE(MAX(shard), -1) + 1 " + series + "))"
 	},
+	WritableCTE: true,
 }
 
 // Limiter returns the rate limiter whose budget every instance shares.

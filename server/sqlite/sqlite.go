@@ -88,7 +88,7 @@ var dialect = sqlstore.Dialect{
 	EventSeq: func(int) string {
 		return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
 	},
-	CountShard: func(string, string) string { return "0" },
+	CountShard: func(string, string, string) string { return "0" },
 }
 
 // open opens a pool of at most n connections to path and checks it.

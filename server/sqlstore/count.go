@@ -51,7 +51,7 @@ func countAdded(ctx context.Context, tx Conn, d Dialect, workspaceID string, cre
 	for i, c := range cs {
 		args = append(args, c.list, c.scope)
 		list, scope := fmt.Sprintf("$%d", len(args)-1), fmt.Sprintf("$%d", len(args))
-		values[i] = fmt.Sprintf("($1, %s, %s, $2, 1, %s)", list, scope, d.CountShard(list, scope))
+		values[i] = fmt.Sprintf("($1, %s, %s, $2, 1, %s)", list, scope, d.CountShard("$2", list, scope))
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) VALUES `+
 		strings.Join(values, ", ")+`

@@ -22,10 +22,17 @@ func (db dueDB) InTx(ctx context.Context, fn func(tx Conn) error) error {
 		st = txState{} // the adapter may run fn again
 		return fn(dueTx{Conn: tx, st: &st})
 	})
-	if f := db.onDue.Load(); err == nil && st.due && f != nil {
-		(*f)()
+	if err == nil && st.due {
+		db.due()
 	}
 	return err
+}
+
+// due calls the OnDue hook, if set.
+func (db dueDB) due() {
+	if f := db.onDue.Load(); f != nil {
+		(*f)()
+	}
 }
 
 // txState is what a transaction of dueDB remembers.
@@ -64,6 +71,10 @@ func eventOrdinal(tx Conn) (int, error) {
 	t.st.events++
 	return t.st.events - 1, nil
 }
+
+// due calls the OnDue hook after a commit outside InTx that created
+// deliveries.
+func (s *Store) due() { s.db.(dueDB).due() }
 
 // OnDue sets fn to be called after each commit that created deliveries
 // or made one due now.

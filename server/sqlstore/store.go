@@ -51,14 +51,18 @@ type Dialect struct {
 	// Store.Events). "" where the horizon is always current (SQLite).
 	EventSnapshot string
 	// CountShard returns the expression of the shard of list_counts that
-	// a new submission adds to, given the parameters that hold the
-	// series' list and scope ($1 is the workspace, $2 the hour). On
+	// a new submission adds to, given the parameters that hold the hour
+	// and the series' list and scope ($1 is the workspace). On
 	// PostgreSQL it is the first of the hour's shards that no other
 	// transaction holds, or a new one when all are held, so concurrent
 	// writers add to different rows instead of waiting for each other's
 	// commits; the shards an hour has are as many as its writers were
 	// at once. On SQLite, whose writers take turns anyway, "0".
-	CountShard func(list, scope string) string
+	CountShard func(bucket, list, scope string) string
+	// WritableCTE is set where a WITH clause may hold INSERTs
+	// (PostgreSQL): a submission, its event, its deliveries and its
+	// counters are then one statement, one round trip (see addInOne).
+	WritableCTE bool
 }
 
 // Store implements the queries of server.Store (all but Limiter) on a

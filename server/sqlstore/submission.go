@@ -28,6 +28,9 @@ type addition struct {
 // created_at; a missing location, poster or form is feedback.ENotFound.
 func add[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash []byte, a addition,
 	scan func(Row) (T, error)) (bool, error) {
+	if s.dialect.WritableCTE {
+		return addInOne(ctx, s, workspaceID, rec, hash, a, scan)
+	}
 	created := false
 	err := s.db.InTx(ctx, func(tx Conn) error {
 		n, err := tx.Exec(ctx, a.insert, a.args...)
