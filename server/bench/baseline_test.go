@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -158,6 +159,35 @@ type bareSubmission struct {
 	Tags   []string `json:"tags"`
 }
 
+// barePosters caches what the poster's and the location's rows say, as
+// the service caches a resolved poster (its INSERT checks revocation).
+var barePosters sync.Map // poster id → [2]string{workspace, location}
+
+// barePoster resolves a poster to its workspace and location, reading
+// the poster and its location once.
+func barePoster(ctx context.Context, db bareDB, posterID string) (ws, loc string, _ error) {
+	if v, ok := barePosters.Load(posterID); ok {
+		p := v.([2]string)
+		return p[0], p[1], nil
+	}
+	var form, label string
+	var review, survey *string
+	var created time.Time
+	var revoked *time.Time
+	if err := db.queryRow(ctx, sqlPosterByID, posterID).Scan(&ws, &posterID, &loc, &form, &review, &survey, &label, &created, &revoked); err != nil {
+		return "", "", err
+	}
+	var l struct {
+		id, name, desc   string
+		created, updated time.Time
+	}
+	if err := db.queryRow(ctx, sqlLocation, ws, loc).Scan(&l.id, &l.name, &l.desc, &l.created, &l.updated); err != nil {
+		return "", "", err
+	}
+	barePosters.Store(posterID, [2]string{ws, loc})
+	return ws, loc, nil
+}
+
 func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 	posterID, _, _ := secret.ParsePosterCode(chi.URLParam(r, "code"))
 	var in bareSubmission
@@ -165,18 +195,8 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 		return err
 	}
 	ctx := r.Context()
-	var ws, loc, form, label string
-	var review, survey *string
-	var created time.Time
-	var revoked *time.Time
-	if err := db.queryRow(ctx, sqlPosterByID, posterID).Scan(&ws, &posterID, &loc, &form, &review, &survey, &label, &created, &revoked); err != nil {
-		return err
-	}
-	var l struct {
-		id, name, desc   string
-		created, updated time.Time
-	}
-	if err := db.queryRow(ctx, sqlLocation, ws, loc).Scan(&l.id, &l.name, &l.desc, &l.created, &l.updated); err != nil {
+	ws, loc, err := barePoster(ctx, db, posterID)
+	if err != nil {
 		return err
 	}
 	now := time.Now().UTC().Truncate(time.Microsecond)
@@ -188,8 +208,9 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 	tags, _ := json.Marshal(in.Tags)
 	hash := sha256.Sum256([]byte(in.ID + strconv.Itoa(in.Rating)))
 	data, _ := json.Marshal(h)
+	cutoff := now.Add(-feedback.RevokedGrace)
 	if _, ok := db.(pgxDB); ok {
-		args := []any{ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:]}
+		args := []any{ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:], cutoff}
 		id := feedback.NewIDAt(now)
 		args = append(args, id, feedback.EventHygieneSubmissionCreated, now, string(data), id[:19], now.Truncate(time.Hour),
 			hygieneSeries, wholeWorkspace, locationSeries, loc)
@@ -198,7 +219,7 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 			return err
 		}
 	} else if err := db.tx(ctx, func(exec func(string, ...any) error, row func(string, ...any) interface{ Scan(...any) error }) error {
-		if err := exec(sqlInsertHygiene, ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:]); err != nil {
+		if err := exec(sqlInsertHygiene, ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:], cutoff); err != nil {
 			return err
 		}
 		return bareEvent(exec, row, db, ws, feedback.EventHygieneSubmissionCreated, now, data, h)
@@ -207,7 +228,7 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusCreated)
-	_, err := w.Write(data)
+	_, err = w.Write(data)
 	return err
 }
 

@@ -15,7 +15,8 @@ const (
 	sqlPosterByID    = `SELECT workspace_id, id, location_id, form, review_id, survey_id, label, created_at, revoked_at FROM posters WHERE id = $1`
 	sqlLocation      = `SELECT id, name, description, created_at, updated_at FROM locations WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`
 	sqlInsertHygiene = `INSERT INTO hygiene_submissions (workspace_id, ` + hygieneColumns + `, body_hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+			SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 WHERE NOT EXISTS (SELECT 1 FROM posters
+				WHERE workspace_id = $1 AND id = $4 AND (revoked_at <= $11 OR revoked_at <= $14))
 			ON CONFLICT (workspace_id, id) DO NOTHING`
 	sqlHygieneCond = `workspace_id = $1 AND created_at >= $2 AND created_at < $3`
 	sqlHygienePage = `SELECT ` + hygieneColumns + ` FROM hygiene_submissions WHERE ` + sqlHygieneCond +
@@ -47,21 +48,21 @@ func sqlFanOutOf(rowID, from, seq, id, typ, at, idPrefix string) string {
 }
 
 // sqlIngestOne is the one statement of a hygiene submission on
-// PostgreSQL: its INSERT (arguments $1 to $13), then, when it inserted,
-// the event ($14 id, $15 type, $16 time, $17 data), its deliveries ($18
-// the ids' prefix) and the counters ($19 the hour, then each series'
+// PostgreSQL: its INSERT (arguments $1 to $14), then, when it inserted,
+// the event ($15 id, $16 type, $17 time, $18 data), its deliveries ($19
+// the ids' prefix) and the counters ($20 the hour, then each series'
 // list and scope).
 func sqlIngestOne(db bareDB) string {
 	counter := func(list, scope string) string {
-		return "SELECT CAST($1 AS uuid), CAST(" + list + " AS text), CAST(" + scope + " AS uuid), CAST($19 AS timestamptz), 1, " +
-			db.countShard("$19", list, scope) + " FROM ins"
+		return "SELECT CAST($1 AS uuid), CAST(" + list + " AS text), CAST(" + scope + " AS uuid), CAST($20 AS timestamptz), 1, " +
+			db.countShard("$20", list, scope) + " FROM ins"
 	}
 	return `WITH ins AS (` + sqlInsertHygiene + ` RETURNING 1),
 		ev AS (INSERT INTO events (workspace_id, seq, id, type, occurred_at, data) SELECT $1, ` + db.eventSeq() +
-		`, $14, $15, $16, $17 FROM ins RETURNING seq),
-		dl AS (` + sqlFanOutOf(db.rowID(), "ev, ", "ev.seq", "$14", "$15", "$16", "$18") + ` RETURNING 1),
-		ct AS (INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) ` + counter("$20", "$21") +
-		" UNION ALL " + counter("$22", "$23") + `
+		`, $15, $16, $17, $18 FROM ins RETURNING seq),
+		dl AS (` + sqlFanOutOf(db.rowID(), "ev, ", "ev.seq", "$15", "$16", "$17", "$19") + ` RETURNING 1),
+		ct AS (INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) ` + counter("$21", "$22") +
+		" UNION ALL " + counter("$23", "$24") + `
 		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = list_counts.n + 1)
 		SELECT COALESCE((SELECT seq FROM ev), 0), (SELECT COUNT(*) FROM dl)`
 }

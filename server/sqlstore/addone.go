@@ -55,6 +55,9 @@ func addInOne[T any](ctx context.Context, s *Store, workspaceID string, rec *T, 
 	}
 	var stored []byte
 	v, err := scan(hashRow{s.db.QueryRow(ctx, a.find, workspaceID, a.id), &stored})
+	if errors.Is(err, ErrNoRows) {
+		return false, errRefused
+	}
 	if err != nil {
 		return false, err
 	}
