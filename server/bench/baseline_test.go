@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,6 +33,13 @@ type bareDB interface {
 	// rowID is the dialect's expression of a new row id (a copy of the
 	// store's Dialect.RowID).
 	rowID() string
+	// eventSeq is the dialect's expression of the seq of a
+	// transaction's first event (a copy of the store's
+	// Dialect.EventSeq(0)).
+	eventSeq() string
+	// countShard is the dialect's expression of a list counter's shard
+	// (a copy of the store's Dialect.CountShard).
+	countShard(bucket, list, scope string) string
 }
 
 type bareRows interface {
@@ -45,6 +53,15 @@ type pgxDB struct{ p *pgxpool.Pool }
 
 func (pgxDB) rowID() string {
 	return "CAST(%s || substr(CAST(gen_random_uuid() AS text), 20) AS uuid)"
+}
+
+func (pgxDB) eventSeq() string { return "pg_current_xact_id()::text::bigint * 1024 + 0" }
+
+func (pgxDB) countShard(bucket, list, scope string) string {
+	series := "FROM list_counts WHERE workspace_id = $1 AND list = " + list + " AND scope = " + scope +
+		" AND bucket = " + bucket
+	return "COALESCE((SELECT shard " + series + " ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED), " +
+		"(SELECT COALESCE(MAX(shard), -1) + 1 " + series + "))"
 }
 
 func (d pgxDB) queryRow(ctx context.Context, q string, args ...any) interface{ Scan(...any) error } {
@@ -70,6 +87,12 @@ func (sqlDB) rowID() string {
 	return "%s || substr('89ab', 1 + (random() & 3), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || " +
 		"lower(hex(randomblob(6)))"
 }
+
+func (sqlDB) eventSeq() string {
+	return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
+}
+
+func (sqlDB) countShard(string, string, string) string { return "0" }
 
 func openBareSQLite(tb testing.TB, path string) sqlDB {
 	tb.Helper()
@@ -136,6 +159,35 @@ type bareSubmission struct {
 	Tags   []string `json:"tags"`
 }
 
+// barePosters caches what the poster's and the location's rows say, as
+// the service caches a resolved poster (its INSERT checks revocation).
+var barePosters sync.Map // poster id → [2]string{workspace, location}
+
+// barePoster resolves a poster to its workspace and location, reading
+// the poster and its location once.
+func barePoster(ctx context.Context, db bareDB, posterID string) (ws, loc string, _ error) {
+	if v, ok := barePosters.Load(posterID); ok {
+		p := v.([2]string)
+		return p[0], p[1], nil
+	}
+	var form, label string
+	var review, survey *string
+	var created time.Time
+	var revoked *time.Time
+	if err := db.queryRow(ctx, sqlPosterByID, posterID).Scan(&ws, &posterID, &loc, &form, &review, &survey, &label, &created, &revoked); err != nil {
+		return "", "", err
+	}
+	var l struct {
+		id, name, desc   string
+		created, updated time.Time
+	}
+	if err := db.queryRow(ctx, sqlLocation, ws, loc).Scan(&l.id, &l.name, &l.desc, &l.created, &l.updated); err != nil {
+		return "", "", err
+	}
+	barePosters.Store(posterID, [2]string{ws, loc})
+	return ws, loc, nil
+}
+
 func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 	posterID, _, _ := secret.ParsePosterCode(chi.URLParam(r, "code"))
 	var in bareSubmission
@@ -143,18 +195,8 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 		return err
 	}
 	ctx := r.Context()
-	var ws, loc, form, label string
-	var review, survey *string
-	var created time.Time
-	var revoked *time.Time
-	if err := db.queryRow(ctx, sqlPosterByID, posterID).Scan(&ws, &posterID, &loc, &form, &review, &survey, &label, &created, &revoked); err != nil {
-		return err
-	}
-	var l struct {
-		id, name, desc   string
-		created, updated time.Time
-	}
-	if err := db.queryRow(ctx, sqlLocation, ws, loc).Scan(&l.id, &l.name, &l.desc, &l.created, &l.updated); err != nil {
+	ws, loc, err := barePoster(ctx, db, posterID)
+	if err != nil {
 		return err
 	}
 	now := time.Now().UTC().Truncate(time.Microsecond)
@@ -166,13 +208,22 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 	tags, _ := json.Marshal(in.Tags)
 	hash := sha256.Sum256([]byte(in.ID + strconv.Itoa(in.Rating)))
 	data, _ := json.Marshal(h)
-	err := db.tx(ctx, func(exec func(string, ...any) error, row func(string, ...any) interface{ Scan(...any) error }) error {
-		if err := exec(sqlInsertHygiene, ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:]); err != nil {
+	cutoff := now.Add(-feedback.RevokedGrace)
+	if _, ok := db.(pgxDB); ok {
+		args := []any{ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:], cutoff}
+		id := feedback.NewIDAt(now)
+		args = append(args, id, feedback.EventHygieneSubmissionCreated, now, string(data), id[:19], now.Truncate(time.Hour),
+			hygieneSeries, wholeWorkspace, locationSeries, loc)
+		var seq, deliveries int64
+		if err := db.queryRow(ctx, sqlIngestOne(db), args...).Scan(&seq, &deliveries); err != nil {
 			return err
 		}
-		return bareEvent(exec, row, db.rowID(), ws, feedback.EventHygieneSubmissionCreated, now, data, h)
-	})
-	if err != nil {
+	} else if err := db.tx(ctx, func(exec func(string, ...any) error, row func(string, ...any) interface{ Scan(...any) error }) error {
+		if err := exec(sqlInsertHygiene, ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:], cutoff); err != nil {
+			return err
+		}
+		return bareEvent(exec, row, db, ws, feedback.EventHygieneSubmissionCreated, now, data, h)
+	}); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -184,19 +235,16 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 // bareEvent appends the *.created event with its webhook deliveries and
 // bumps the list counters, as the store does in the same transaction.
 func bareEvent(exec func(string, ...any) error, row func(string, ...any) interface{ Scan(...any) error },
-	rowID, ws, typ string, now time.Time, data []byte, h feedback.HygieneSubmission) error {
+	db bareDB, ws, typ string, now time.Time, data []byte, h feedback.HygieneSubmission) error {
 	var seq int64
-	if err := row(sqlNextSeq, ws).Scan(&seq); err != nil {
-		return err
-	}
 	id := feedback.NewIDAt(now)
-	if err := exec(sqlInsertEvent, ws, seq, id, typ, now, string(data)); err != nil {
+	if err := row(sqlInsertEvent(db.eventSeq()), ws, id, typ, now, string(data)).Scan(&seq); err != nil {
 		return err
 	}
-	if err := exec(sqlFanOut(rowID), ws, seq, id, typ, now, id[:19]); err != nil {
+	if err := exec(sqlFanOut(db.rowID()), ws, seq, id, typ, now, id[:19]); err != nil {
 		return err
 	}
-	return bareCounters(exec, ws, h, now)
+	return bareCounters(exec, db, ws, h, now)
 }
 
 func bareList(w http.ResponseWriter, r *http.Request, db bareDB) error {

@@ -43,5 +43,5 @@ func seedCountersSQL(hour string) string {
 		UNION ALL
 		SELECT workspace_id, 'hygiene_submissions.location_id', location_id, ` + hour + `, count(*)
 		FROM hygiene_submissions GROUP BY 1, 3, 4
-		ON CONFLICT (workspace_id, list, scope, bucket) DO UPDATE SET n = excluded.n`
+		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = excluded.n`
 }

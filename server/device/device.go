@@ -53,6 +53,7 @@ type Server struct {
 	now     func() time.Time
 	errs    *response.Errors // problems
 	pages   *response.Errors // visitor pages
+	targets targets          // the submit path's resolved posters
 }
 
 // New returns a Server for cfg; every field is required.

@@ -153,7 +153,30 @@ func (s *Server) submitTarget(w http.ResponseWriter, r *http.Request) (*target, 
 	if err != nil {
 		return nil, err
 	}
-	return s.posterTarget(r.Context(), code)
+	now := s.now()
+	if t, ok := s.targets.get(code, now); ok {
+		return s.withForm(r.Context(), t)
+	}
+	t, err := s.posterTarget(r.Context(), code)
+	if err == nil {
+		s.targets.put(code, t, now)
+	}
+	return t, err
+}
+
+// withForm returns a copy of a cached target with its review or survey
+// read again, so that a change of status takes effect at once; a
+// hygiene target is returned as it is.
+func (s *Server) withForm(ctx context.Context, t *target) (*target, error) {
+	if t.Form == feedback.FormHygiene {
+		return t, nil
+	}
+	c, view := *t, *t.View
+	if err := workspace.LoadForm(ctx, s.store, t.WorkspaceID, t.FormRef, &view); err != nil {
+		return nil, err
+	}
+	c.View = &view
+	return &c, nil
 }
 
 // decodeForm reads a form-encoded submission.

@@ -86,6 +86,20 @@ var dialect = sqlstore.Dialect{
 	ForUpdate:  " FOR NO KEY UPDATE",
 	SkipLocked: " FOR NO KEY UPDATE SKIP LOCKED",
 	RowID:      "CAST(%s || substr(CAST(gen_random_uuid() AS text), 20) AS uuid)",
+	EventSeq: func(ordinal int) string {
+		return fmt.Sprintf("pg_current_xact_id()::text::bigint * %d + %d", sqlstore.MaxTxEvents, ordinal)
+	},
+	EventHorizon: fmt.Sprintf(" AND seq < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * %d",
+		sqlstore.MaxTxEvents),
+	EventSnapshot: "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint, " +
+		"pg_snapshot_xmax(pg_current_snapshot())::text::bigint",
+	CountShard: func(bucket, list, scope string) string {
+		series := "FROM list_counts WHERE workspace_id = $1 AND list = " + list + " AND scope = " + scope +
+			" AND bucket = " + bucket
+		return "COALESCE((SELECT shard " + series + " ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED), " +
+			"(SELECT COALESCE(MAX(shard), -1) + 1 " + series + "))"
+	},
+	WritableCTE: true,
 }
 
 // Limiter returns the rate limiter whose budget every instance shares.

@@ -85,6 +85,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 var dialect = sqlstore.Dialect{
 	RowID: "%s || substr('89ab', 1 + (random() & 3), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || " +
 		"lower(hex(randomblob(6)))",
+	EventSeq: func(int) string {
+		return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
+	},
+	CountShard: func(string, string, string) string { return "0" },
 }
 
 // open opens a pool of at most n connections to path and checks it.

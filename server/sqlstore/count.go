@@ -34,13 +34,15 @@ type counter struct {
 // countAdded adds one to the counters cs of the hour of createdAt, in one
 // statement of the transaction that inserted the row. Call it only for a
 // row that was inserted: a repeated or conflicting submission counts
-// nothing.
+// nothing. Each series' hour may have several rows, its shards (see
+// Dialect.CountShard), which totals add up: writers of one workspace do
+// not wait for each other's commits on one counter row.
 //
 // Nothing deletes submissions yet. A retention job that does must
 // subtract, in the transaction of its DELETE, the rows it deletes from
 // every series that counted them (grouped by hour as here), or totals
 // will count rows that are gone.
-func countAdded(ctx context.Context, tx Conn, workspaceID string, createdAt time.Time, cs []counter) error {
+func countAdded(ctx context.Context, tx Conn, d Dialect, workspaceID string, createdAt time.Time, cs []counter) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -48,11 +50,12 @@ func countAdded(ctx context.Context, tx Conn, workspaceID string, createdAt time
 	values := make([]string, len(cs))
 	for i, c := range cs {
 		args = append(args, c.list, c.scope)
-		values[i] = fmt.Sprintf("($1, $%d, $%d, $2, 1)", len(args)-1, len(args))
+		list, scope := fmt.Sprintf("$%d", len(args)-1), fmt.Sprintf("$%d", len(args))
+		values[i] = fmt.Sprintf("($1, %s, %s, $2, 1, %s)", list, scope, d.CountShard("$2", list, scope))
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO list_counts (workspace_id, list, scope, bucket, n) VALUES `+
+	_, err := tx.Exec(ctx, `INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) VALUES `+
 		strings.Join(values, ", ")+`
-		ON CONFLICT (workspace_id, list, scope, bucket) DO UPDATE SET n = list_counts.n + 1`, args...)
+		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = list_counts.n + 1`, args...)
 	return err
 }
 

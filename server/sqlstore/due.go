@@ -2,42 +2,79 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 )
 
 // dueDB runs the store's transactions and, after one that created
 // deliveries or made one due now commits, calls the store's OnDue hook.
+// It also counts the events each transaction writes (see eventOrdinal).
 type dueDB struct {
 	DB
 	onDue *atomic.Pointer[func()]
 }
 
 // InTx runs fn on a transaction that remembers whether markDue was
-// called on it.
+// called on it and how many events it wrote.
 func (db dueDB) InTx(ctx context.Context, fn func(tx Conn) error) error {
-	var due bool
+	var st txState
 	err := db.DB.InTx(ctx, func(tx Conn) error {
-		due = false
-		return fn(dueTx{Conn: tx, due: &due})
+		st = txState{} // the adapter may run fn again
+		return fn(dueTx{Conn: tx, st: &st})
 	})
-	if f := db.onDue.Load(); err == nil && due && f != nil {
-		(*f)()
+	if err == nil && st.due {
+		db.due()
 	}
 	return err
+}
+
+// due calls the OnDue hook, if set.
+func (db dueDB) due() {
+	if f := db.onDue.Load(); f != nil {
+		(*f)()
+	}
+}
+
+// txState is what a transaction of dueDB remembers.
+type txState struct {
+	due    bool // it created deliveries or made one due now
+	events int  // the events it wrote
 }
 
 // dueTx is a transaction of dueDB.
 type dueTx struct {
 	Conn
-	due *bool
+	st *txState
 }
 
 // markDue notes that tx created deliveries or made one due now.
 func markDue(tx Conn) {
 	if t, ok := tx.(dueTx); ok {
-		*t.due = true
+		t.st.due = true
 	}
 }
+
+// MaxTxEvents is the most events one transaction may write: the
+// ordinal of an event within its transaction is part of its seq on
+// PostgreSQL (see Dialect.EventSeq).
+const MaxTxEvents = 1024
+
+// eventOrdinal returns the ordinal of the next event tx writes, from 0.
+func eventOrdinal(tx Conn) (int, error) {
+	t, ok := tx.(dueTx)
+	if !ok {
+		return 0, fmt.Errorf("an event written outside the store's transactions")
+	}
+	if t.st.events == MaxTxEvents {
+		return 0, fmt.Errorf("more than %d events in one transaction", MaxTxEvents)
+	}
+	t.st.events++
+	return t.st.events - 1, nil
+}
+
+// due calls the OnDue hook after a commit outside InTx that created
+// deliveries.
+func (s *Store) due() { s.db.(dueDB).due() }
 
 // OnDue sets fn to be called after each commit that created deliveries
 // or made one due now.

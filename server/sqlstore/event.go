@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -28,8 +29,11 @@ func (s *Store) AppendEvent(ctx context.Context, workspaceID string, e *feedback
 	})
 }
 
-// Events returns up to limit events with seq > after, in seq order. A
-// limit out of 1..feedback.MaxEventLimit means feedback.DefaultEventLimit.
+// Events returns up to limit events with seq > after, in seq order,
+// leaving out those that a later commit could still precede (see
+// Dialect.EventHorizon): resuming after the last one returned misses
+// none. A limit out of 1..feedback.MaxEventLimit means
+// feedback.DefaultEventLimit.
 func (s *Store) Events(ctx context.Context, workspaceID string, after int64, limit int) (_ []feedback.Event, err error) {
 	defer wrap(&err, "Events(%s, %d)", workspaceID, after)
 	if !canonical(&workspaceID) {
@@ -38,8 +42,11 @@ func (s *Store) Events(ctx context.Context, workspaceID string, after int64, lim
 	if limit < 1 || limit > feedback.MaxEventLimit {
 		limit = feedback.DefaultEventLimit
 	}
+	if err := s.settleEvents(ctx); err != nil {
+		return nil, err
+	}
 	rows, err := s.db.Query(ctx, `SELECT `+eventColumns+` FROM events
-		WHERE workspace_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, workspaceID, after, limit)
+		WHERE workspace_id = $1 AND seq > $2`+s.dialect.EventHorizon+` ORDER BY seq LIMIT $3`, workspaceID, after, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -48,6 +55,42 @@ func (s *Store) Events(ctx context.Context, workspaceID string, after int64, lim
 		err := r.Scan(&e.WorkspaceID, &e.Seq, &e.ID, &e.Type, at(&e.Timestamp), compactJSON{&e.Data})
 		return e, err
 	})
+}
+
+// settleWait bounds how long a read of events waits for the
+// transactions that were running when it began.
+const settleWait = 2 * time.Second
+
+// settleEvents waits until every transaction that was running when it
+// was called has ended, for at most settleWait, so that a read of events
+// that follows sees every event committed before the call (the events
+// of later transactions may still wait behind the horizon). Transactions
+// end within milliseconds; a long one elsewhere in the database only
+// delays what the reader sees, by settleWait and then until it ends.
+func (s *Store) settleEvents(ctx context.Context) error {
+	if s.dialect.EventSnapshot == "" {
+		return nil
+	}
+	var horizon, target int64
+	if err := s.db.QueryRow(ctx, s.dialect.EventSnapshot).Scan(&horizon, &target); err != nil {
+		return err
+	}
+	t := time.NewTimer(settleWait)
+	defer t.Stop()
+	for horizon < target {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			return nil
+		case <-time.After(time.Millisecond):
+		}
+		var next int64
+		if err := s.db.QueryRow(ctx, s.dialect.EventSnapshot).Scan(&horizon, &next); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // appendEvent writes an event of kind typ whose data is v as JSON, in
@@ -60,20 +103,21 @@ func (s *Store) appendEvent(ctx context.Context, tx Conn, workspaceID, typ strin
 	return s.insertEvent(ctx, tx, workspaceID, &feedback.Event{Type: typ, Data: data})
 }
 
-// insertEvent takes the workspace's next sequence number and writes e
-// with its deliveries (see fanOut).
-// The counter row stays locked until the transaction ends, so numbers
-// are gapless and follow commit order.
+// insertEvent writes e, numbered after every event a reader may have
+// seen (see Dialect.EventSeq), with its deliveries (see fanOut). It
+// takes no lock: a workspace's writers commit side by side.
 func (s *Store) insertEvent(ctx context.Context, tx Conn, workspaceID string, e *feedback.Event) error {
 	now := s.now()
 	e.ID, e.WorkspaceID, e.Timestamp = feedback.NewIDAt(now), workspaceID, feedback.NewTime(now)
-	err := tx.QueryRow(ctx, `UPDATE event_sequences SET seq = seq + 1 WHERE workspace_id = $1 RETURNING seq`,
-		workspaceID).Scan(&e.Seq)
+	ordinal, err := eventOrdinal(tx)
 	if err != nil {
-		return orNotFound(err, "workspace", workspaceID)
+		return err
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO events (`+eventColumns+`) VALUES ($1, $2, $3, $4, $5, $6)`,
-		workspaceID, e.Seq, e.ID, e.Type, now, string(e.Data))
+	err = tx.QueryRow(ctx, `INSERT INTO events (`+eventColumns+`) VALUES ($1, `+s.dialect.EventSeq(ordinal)+`,
+		$2, $3, $4, $5) RETURNING seq`, workspaceID, e.ID, e.Type, now, string(e.Data)).Scan(&e.Seq)
+	if errors.Is(err, ErrForeignKey) {
+		return notFound("workspace", workspaceID)
+	}
 	if err != nil {
 		return err
 	}

@@ -21,17 +21,25 @@ func (s *Store) fanOut(ctx context.Context, tx Conn, e *feedback.Event) error {
 		return nil
 	}
 	now := e.Timestamp.Time
-	n, err := tx.Exec(ctx, `INSERT INTO deliveries (workspace_id, id, webhook_id, event_seq, event_id, event_type,
-			status, attempts, schedule_base, next_attempt_at, last_status_code, last_error, created_at, updated_at)
-		SELECT we.workspace_id, `+fmt.Sprintf(s.dialect.RowID, "$6")+`, we.webhook_id, $2, $3, $4,
-			'pending', 0, 0, $5, 0, '', $5, $5
-		FROM webhook_events we JOIN webhooks w ON w.workspace_id = we.workspace_id AND w.id = we.webhook_id
-		WHERE we.workspace_id = $1 AND we.event IN ($4, '*') AND w.disabled_at IS NULL`,
+	n, err := tx.Exec(ctx, s.fanOutSQL("", "$2", "$3", "$4", "$5", "$6"),
 		e.WorkspaceID, e.Seq, e.ID, e.Type, now, feedback.NewIDAt(now)[:19])
 	if n > 0 {
 		markDue(tx)
 	}
 	return err
+}
+
+// fanOutSQL is fanOut's statement: the expressions (parameters, or
+// columns of from, which precedes webhook_events in the FROM clause) of
+// the event's seq, id, type and time, and of the first 19 characters of
+// the new rows' ids (see Dialect.RowID); $1 is the workspace.
+func (s *Store) fanOutSQL(from, seq, id, typ, at, idPrefix string) string {
+	return `INSERT INTO deliveries (workspace_id, id, webhook_id, event_seq, event_id, event_type,
+			status, attempts, schedule_base, next_attempt_at, last_status_code, last_error, created_at, updated_at)
+		SELECT we.workspace_id, ` + fmt.Sprintf(s.dialect.RowID, idPrefix) + `, we.webhook_id, ` + seq + `, ` + id + `, ` + typ + `,
+			'pending', 0, 0, ` + at + `, 0, '', ` + at + `, ` + at + `
+		FROM ` + from + `webhook_events we JOIN webhooks w ON w.workspace_id = we.workspace_id AND w.id = we.webhook_id
+		WHERE we.workspace_id = $1 AND we.event IN (` + typ + `, '*') AND w.disabled_at IS NULL`
 }
 
 // insertDelivery writes one pending delivery, due now, of event e to

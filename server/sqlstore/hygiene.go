@@ -28,11 +28,9 @@ func (s *Store) AddHygiene(ctx context.Context, workspaceID string, h *feedback.
 		id:        h.ID,
 		createdAt: h.CreatedAt.Time,
 		event:     feedback.EventHygieneSubmissionCreated,
-		insert: `INSERT INTO hygiene_submissions (workspace_id, ` + hygieneColumns + `, body_hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-			ON CONFLICT (workspace_id, id) DO NOTHING`,
+		insert:    submissionInsert("hygiene_submissions", hygieneColumns, 13, 4, 11),
 		args: []any{workspaceID, h.ID, h.LocationID, Null(h.PosterID), h.Rating, tags, h.Comment, h.Language,
-			h.Source, h.DeviceID, h.CapturedAt.Time, h.CreatedAt.Time, hash},
+			h.Source, h.DeviceID, h.CapturedAt.Time, h.CreatedAt.Time, hash, graceCutoff(h.CreatedAt)},
 		find:     `SELECT ` + hygieneColumns + `, body_hash FROM hygiene_submissions WHERE workspace_id = $1 AND id = $2`,
 		counters: []counter{{hygieneCount, wholeWorkspace}, {hygieneLocationCount, h.LocationID}},
 	}, scanHygiene)

@@ -25,11 +25,10 @@ func (s *Store) AddReviewResponse(ctx context.Context, workspaceID string, r *fe
 		id:        r.ID,
 		createdAt: r.CreatedAt.Time,
 		event:     feedback.EventReviewResponseCreated,
-		insert: `INSERT INTO review_responses (workspace_id, ` + reviewResponseColumns + `, body_hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-			ON CONFLICT (workspace_id, id) DO NOTHING`,
+		insert:    submissionInsert("review_responses", reviewResponseColumns, 15, 5, 13),
 		args: []any{workspaceID, r.ID, r.ReviewID, r.LocationID, Null(r.PosterID), r.Rating, r.Comment, r.ContactEmail,
-			r.ContactConsent, r.Language, r.Source, r.DeviceID, r.CapturedAt.Time, r.CreatedAt.Time, hash},
+			r.ContactConsent, r.Language, r.Source, r.DeviceID, r.CapturedAt.Time, r.CreatedAt.Time, hash,
+			graceCutoff(r.CreatedAt)},
 		find:     `SELECT ` + reviewResponseColumns + `, body_hash FROM review_responses WHERE workspace_id = $1 AND id = $2`,
 		counters: []counter{{reviewResponseCount, r.ReviewID}},
 	}, scanReviewResponse)
@@ -55,11 +54,9 @@ func (s *Store) AddSurveyResponse(ctx context.Context, workspaceID string, r *fe
 		id:        r.ID,
 		createdAt: r.CreatedAt.Time,
 		event:     feedback.EventSurveyResponseCreated,
-		insert: `INSERT INTO survey_responses (workspace_id, ` + surveyResponseColumns + `, body_hash)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-			ON CONFLICT (workspace_id, id) DO NOTHING`,
+		insert:    submissionInsert("survey_responses", surveyResponseColumns, 12, 5, 10),
 		args: []any{workspaceID, r.ID, r.SurveyID, r.LocationID, Null(r.PosterID), answers, r.Language, r.Source,
-			r.DeviceID, r.CapturedAt.Time, r.CreatedAt.Time, hash},
+			r.DeviceID, r.CapturedAt.Time, r.CreatedAt.Time, hash, graceCutoff(r.CreatedAt)},
 		find:     `SELECT ` + surveyResponseColumns + `, body_hash FROM survey_responses WHERE workspace_id = $1 AND id = $2`,
 		counters: []counter{{surveyResponseCount, r.SurveyID}},
 	}, scanSurveyResponse)

@@ -30,6 +30,39 @@ type Dialect struct {
 	// 12 random bits); the expression appends the variant and 62 random
 	// bits drawn anew for each row.
 	RowID string
+	// EventSeq returns the expression of a new event's seq, given the
+	// event's ordinal within its transaction (from 0); $1 is the
+	// workspace. Numbers only increase in the order in which readers
+	// may see them (see EventHorizon) and never take a lock that orders
+	// a workspace's writers: on PostgreSQL the transaction's id times
+	// [MaxTxEvents] plus the ordinal, on SQLite, whose single writer
+	// already orders every write, the workspace's greatest seq plus one.
+	EventSeq func(ordinal int) string
+	// EventHorizon ends the condition of every read of events that a
+	// reader resumes after: it leaves out the events that an earlier
+	// number could still precede when it commits. On PostgreSQL those
+	// are the events of transactions from the oldest one still running
+	// on: every transaction below it has ended. On SQLite "".
+	EventHorizon string
+	// EventSnapshot is a query of two numbers that tell when a read of
+	// events sees what committed before it began: the first is the
+	// horizon's transaction (the oldest still running), the second the
+	// first transaction not yet begun, which the first must reach (see
+	// Store.Events). "" where the horizon is always current (SQLite).
+	EventSnapshot string
+	// CountShard returns the expression of the shard of list_counts that
+	// a new submission adds to, given the parameters that hold the hour
+	// and the series' list and scope ($1 is the workspace). On
+	// PostgreSQL it is the first of the hour's shards that no other
+	// transaction holds, or a new one when all are held, so concurrent
+	// writers add to different rows instead of waiting for each other's
+	// commits; the shards an hour has are as many as its writers were
+	// at once. On SQLite, whose writers take turns anyway, "0".
+	CountShard func(bucket, list, scope string) string
+	// WritableCTE is set where a WITH clause may hold INSERTs
+	// (PostgreSQL): a submission, its event, its deliveries and its
+	// counters are then one statement, one round trip (see addInOne).
+	WritableCTE bool
 }
 
 // Store implements the queries of server.Store (all but Limiter) on a

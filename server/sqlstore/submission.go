@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -14,7 +16,7 @@ type addition struct {
 	id        string    // the record's id
 	createdAt time.Time // its created_at
 	event     string    // the kind of the *.created event
-	insert    string    // INSERT ... ON CONFLICT (workspace_id, id) DO NOTHING
+	insert    string    // INSERT ... ON CONFLICT (workspace_id, id) DO NOTHING (see submissionInsert)
 	args      []any     // insert's arguments
 	find      string    // SELECT the record's columns, then body_hash, WHERE workspace_id = $1 AND id = $2
 	counters  []counter // the series of list_counts that count the record
@@ -28,6 +30,9 @@ type addition struct {
 // created_at; a missing location, poster or form is feedback.ENotFound.
 func add[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash []byte, a addition,
 	scan func(Row) (T, error)) (bool, error) {
+	if s.dialect.WritableCTE {
+		return addInOne(ctx, s, workspaceID, rec, hash, a, scan)
+	}
 	created := false
 	err := s.db.InTx(ctx, func(tx Conn) error {
 		n, err := tx.Exec(ctx, a.insert, a.args...)
@@ -40,16 +45,16 @@ func add[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash 
 		}
 		if n > 0 {
 			created = true
-			// The event takes the workspace's event_sequences row, which
-			// every insert of the workspace takes in turn, so the counters
-			// that follow add no wait of their own.
 			if err := s.appendEvent(ctx, tx, workspaceID, a.event, rec); err != nil {
 				return err
 			}
-			return countAdded(ctx, tx, workspaceID, a.createdAt, a.counters)
+			return countAdded(ctx, tx, s.dialect, workspaceID, a.createdAt, a.counters)
 		}
 		var stored []byte
 		v, err := scan(hashRow{tx.QueryRow(ctx, a.find, workspaceID, a.id), &stored})
+		if errors.Is(err, ErrNoRows) {
+			return errRefused
+		}
 		if err != nil {
 			return err
 		}
@@ -62,6 +67,35 @@ func add[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash 
 	})
 	return created && err == nil, err
 }
+
+// submissionInsert returns the INSERT of a submission into table: the
+// workspace and columns, then body_hash, from parameters $1 to $n; $n+1
+// is the grace cutoff (see graceCutoff), $poster and $captured hold the
+// poster and captured_at. It inserts nothing when the poster was
+// revoked and the submission is not late but valid (captured before the
+// revocation, within feedback.RevokedGrace of it): the database refuses
+// it on every instance, whatever a cached view of the poster said. A
+// missing poster still breaks the foreign key.
+func submissionInsert(table, columns string, n, poster, captured int) string {
+	params := make([]string, n)
+	for i := range params {
+		params[i] = fmt.Sprintf("$%d", i+1)
+	}
+	return fmt.Sprintf(`INSERT INTO %s (workspace_id, %s, body_hash)
+			SELECT %s WHERE NOT EXISTS (SELECT 1 FROM posters WHERE workspace_id = $1 AND id = $%d
+				AND (revoked_at <= $%d OR revoked_at <= $%d))
+			ON CONFLICT (workspace_id, id) DO NOTHING`, table, columns, strings.Join(params, ", "), poster, captured, n+1)
+}
+
+// graceCutoff is the revocation time before which a poster takes no
+// submission at createdAt, however early it was captured.
+func graceCutoff(createdAt feedback.Time) time.Time {
+	return createdAt.Add(-feedback.RevokedGrace)
+}
+
+// errRefused is the error of a submission that its INSERT refused (see
+// submissionInsert).
+var errRefused = feedback.Errorf(feedback.EPosterRevoked, "This poster has been revoked and takes no new feedback.")
 
 // hashRow scans one more column after the record's: its body hash.
 type hashRow struct {

@@ -26,10 +26,6 @@ func (s *Store) CreateWorkspace(ctx context.Context, w *server.Workspace) (err e
 		if errors.Is(err, ErrUnique) {
 			return feedback.Errorf(feedback.EConflict, "The workspace slug %q is taken.", w.Slug)
 		}
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(ctx, `INSERT INTO event_sequences (workspace_id, seq) VALUES ($1, 0)`, w.ID)
 		return err
 	})
 }

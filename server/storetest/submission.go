@@ -176,6 +176,34 @@ func testSubmissions(t *testing.T, h harness, k kind) {
 		}
 		k.wantStored(t, f, w, winners[0])
 	})
+	h.run(t, "RevokedPoster", func(t *testing.T, f *fixture) {
+		// The database refuses what the poster no longer takes, whatever
+		// the caller believed of it (a cached view on another instance).
+		w := f.world("acme")
+		keptID := feedback.NewID()
+		kept, created, err := k.add(f, w, keptID, 4, []byte("kept"))
+		f.must(err)
+		if !created {
+			t.Fatal("the first submission was not created")
+		}
+		f.clock.Add(time.Minute)
+		_, err = f.s.RevokePoster(f.ctx(), w.ws, w.poster)
+		f.must(err)
+		f.clock.Add(-time.Second) // every kind captures at or before its clock
+		late, created, err := k.add(f, w, feedback.NewID(), 4, []byte("late"))
+		if err != nil || !created {
+			t.Errorf("captured before the revocation: created %v, %v; want accepted within the grace", created, err)
+		}
+		f.clock.Add(2 * time.Hour) // past what any kind captures before its clock
+		_, _, err = k.add(f, w, feedback.NewID(), 4, []byte("after"))
+		wantCode(t, err, feedback.EPosterRevoked)
+		again, created, err := k.add(f, w, keptID, 4, []byte("kept"))
+		if err != nil || created {
+			t.Errorf("a repeat after the revocation: created %v, %v; want the stored record", created, err)
+		}
+		wantEqual(t, "the repeat after the revocation (the stored record)", kept, again)
+		k.wantStored(t, f, w, late, kept)
+	})
 	h.run(t, "Missing", func(t *testing.T, f *fixture) {
 		w := f.world("acme")
 		other := f.world("other")

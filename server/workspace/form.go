@@ -27,12 +27,17 @@ func FormView(ctx context.Context, store FormStore, ws, locationID string, ref f
 	case !gone || feedback.ErrorCode(err) != feedback.ENotFound:
 		return nil, err
 	}
-	err = nil
+	return v, LoadForm(ctx, store, ws, ref, v)
+}
+
+// LoadForm reads the review or survey of ref into v, anew: their status
+// decides whether the form takes submissions.
+func LoadForm(ctx context.Context, store FormStore, ws string, ref feedback.FormRef, v *feedback.FormView) (err error) {
 	switch ref.Form {
 	case feedback.FormReview:
 		v.Review, err = store.Review(ctx, ws, ref.ReviewID)
 	case feedback.FormSurvey:
 		v.Survey, err = store.Survey(ctx, ws, ref.SurveyID)
 	}
-	return v, err
+	return err
 }

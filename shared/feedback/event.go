@@ -36,8 +36,10 @@ const (
 )
 
 // Event is the envelope of everything the outbox delivers, to webhooks and
-// to the live feed. Seq orders the events of one workspace without gaps,
-// so a reader can resume after the last one it saw.
+// to the live feed. Seq orders the events of one workspace: it only
+// increases, may skip numbers, and an event becomes readable only once no
+// event with a smaller number can still commit, so a reader can resume
+// after the last one it saw without missing one.
 type Event struct {
 	ID          string          `json:"id"`
 	Type        string          `json:"type"`

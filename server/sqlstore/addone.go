@@ -1,0 +1,84 @@
+package sqlstore
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// addInOne is add as one statement where the dialect has writable CTEs
+// (PostgreSQL): the record's INSERT, its event, the event's deliveries
+// and the list counters, each of the last three only when the first
+// inserted a row, in one implicit transaction and one round trip. Only
+// a repeated id takes a second one, to compare the stored body's hash.
+func addInOne[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash []byte, a addition,
+	scan func(Row) (T, error)) (bool, error) {
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return false, err
+	}
+	now := s.now()
+	eventID := feedback.NewIDAt(now)
+	args := slices.Clone(a.args)
+	param := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	id, typ, at := param(eventID), param(a.event), param(now)
+	q := `WITH ins AS (` + a.insert + ` RETURNING 1),
+		ev AS (INSERT INTO events (` + eventColumns + `) SELECT $1, ` + s.dialect.EventSeq(0) + `, ` + id + `, ` + typ +
+		`, ` + at + `, ` + param(string(data)) + ` FROM ins RETURNING seq),
+		dl AS (` + s.fanOutSQL("ev, ", "ev.seq", id, typ, at, param(eventID[:19])) + ` RETURNING 1),
+		ct AS (` + countAddedSQL(s.dialect, param(a.createdAt.UTC().Truncate(time.Hour)), a.counters, param) + `)
+		SELECT COALESCE((SELECT seq FROM ev), 0), (SELECT COUNT(*) FROM dl)`
+	var seq, deliveries int64
+	err = s.db.QueryRow(ctx, q, args...).Scan(&seq, &deliveries)
+	if errors.Is(err, ErrForeignKey) {
+		return false, feedback.Errorf(feedback.ENotFound,
+			"The location, poster or form of submission %s does not exist in the workspace.", a.id)
+	}
+	if err != nil {
+		return false, err
+	}
+	if seq > 0 {
+		if deliveries > 0 {
+			s.due()
+		}
+		return true, nil
+	}
+	var stored []byte
+	v, err := scan(hashRow{s.db.QueryRow(ctx, a.find, workspaceID, a.id), &stored})
+	if errors.Is(err, ErrNoRows) {
+		return false, errRefused
+	}
+	if err != nil {
+		return false, err
+	}
+	if !bytes.Equal(stored, hash) {
+		return false, feedback.Errorf(feedback.EIdempotencyConflict,
+			"A submission with id %s was already stored with a different body.", a.id)
+	}
+	*rec = v
+	return false, nil
+}
+
+// countAddedSQL is countAdded's statement for addInOne: one row per
+// counter of cs, of the hour in parameter bucket, for each row of ins
+// (none when the record was already stored). param adds an argument.
+func countAddedSQL(d Dialect, bucket string, cs []counter, param func(any) string) string {
+	rows := make([]string, len(cs))
+	for i, c := range cs {
+		list, scope := param(c.list), param(c.scope)
+		rows[i] = fmt.Sprintf("SELECT CAST($1 AS uuid), CAST(%s AS text), CAST(%s AS uuid), CAST(%s AS timestamptz), 1, %s FROM ins",
+			list, scope, bucket, d.CountShard(bucket, list, scope))
+	}
+	return `INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) ` + strings.Join(rows, " UNION ALL ") + `
+		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = list_counts.n + 1`
+}
