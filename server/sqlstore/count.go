@@ -131,7 +131,8 @@ func (q listQuery) countRows(lo, hi string) string {
 func (q listQuery) seekQuery(n int) string {
 	lo, hi := fmt.Sprintf("$%d", n+1), fmt.Sprintf("$%d", n+2)
 	return fmt.Sprintf(`WITH hours AS (SELECT bucket, n, CAST(SUM(n) OVER (ORDER BY bucket DESC) AS BIGINT) AS upto
-		FROM list_counts WHERE workspace_id = $1 AND list = $%d AND scope = $%d AND bucket >= %s AND bucket < %s),
+		FROM (SELECT bucket, CAST(SUM(n) AS BIGINT) AS n FROM list_counts
+			WHERE workspace_id = $1 AND list = $%d AND scope = $%d AND bucket >= %s AND bucket < %s GROUP BY bucket) AS b),
 	top AS (%s),
 	seek AS (SELECT bucket, upto - hours.n AS newer FROM hours, top
 		WHERE top.c + hours.upto > CAST($%d AS BIGINT) ORDER BY bucket DESC LIMIT 1)

@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,4 +123,44 @@ func duplicates(ids []string) []string {
 		}
 	}
 	return out
+}
+
+// testTotalsEveryPageConcurrent stores the submissions of a few hours
+// from concurrent writers, so that on PostgreSQL an hour's counter is
+// split over several shards (writers never wait for each other's
+// counter row), and reads every page: the hour a page starts in, and
+// the rows newer than it, must add up the hour's shards.
+func testTotalsEveryPageConcurrent(t *testing.T, f *fixture) {
+	c := newCensus(f)
+	tg := c.series()[0]
+	const writers, each = 8, 6
+	for _, at := range []time.Time{h0.Add(3*time.Hour + time.Minute), h0.Add(5 * time.Hour), h0.Add(9*time.Hour + 59*time.Minute)} {
+		f.clock.Set(at)
+		ids := make(chan string, writers*each)
+		var wg sync.WaitGroup
+		for range writers {
+			wg.Go(func() {
+				for range each {
+					id := feedback.NewID()
+					if created, err := c.send(tg, id, []byte(id)); err != nil || !created {
+						t.Errorf("send to %v: created %v, %v", tg, created, err)
+						return
+					}
+					ids <- id
+				}
+			})
+		}
+		wg.Wait()
+		close(ids)
+		for id := range ids {
+			c.record(tg, id)
+		}
+	}
+	for _, s := range c.edgeSpans() {
+		for _, per := range []int{1, 5, 7} {
+			for page := 1; page <= len(c.want(tg, s))/per+2; page++ {
+				c.check(t, tg, s, page, per)
+			}
+		}
+	}
 }

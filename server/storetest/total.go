@@ -24,6 +24,7 @@ func testTotals(t *testing.T, h harness) {
 	h.run(t, "Repeats", testTotalsRepeats)
 	h.run(t, "EveryPage", testTotalsEveryPage)
 	h.run(t, "CursorWalk", testTotalsCursorWalk)
+	h.run(t, "EveryPageConcurrent", testTotalsEveryPageConcurrent)
 }
 
 // testTotalsRandom stores a few hundred submissions across four days,
