@@ -74,8 +74,9 @@ const (
 	locationSeries = "hygiene_submissions.location_id"
 	wholeWorkspace = "00000000-0000-0000-0000-000000000000"
 	sqlCountEdge   = `SELECT COUNT(*) FROM hygiene_submissions WHERE workspace_id = $1 AND created_at >= %s AND created_at < %s`
-	sqlCountHours  = `SELECT bucket, n, CAST(SUM(n) OVER (ORDER BY bucket DESC) AS BIGINT) AS upto FROM list_counts
-		WHERE workspace_id = $1 AND list = $6 AND scope = $7 AND bucket >= $4 AND bucket < $5`
+	sqlCountHours  = `SELECT bucket, n, CAST(SUM(n) OVER (ORDER BY bucket DESC) AS BIGINT) AS upto
+		FROM (SELECT bucket, CAST(SUM(n) AS BIGINT) AS n FROM list_counts
+		WHERE workspace_id = $1 AND list = $6 AND scope = $7 AND bucket >= $4 AND bucket < $5 GROUP BY bucket) AS b`
 )
 
 // sqlHygieneTotal is the unfiltered total and where page 1 starts: the
