@@ -43,9 +43,10 @@ type measure struct {
 // load scripts use it too. compare runs from the module's root.
 const postScript = "server/bench/post.lua"
 
-// load runs wrk pinned to the client CPUs against t.
+// load runs wrk pinned to the client CPUs against t. Its timeout is 30 s:
+// the bare handler's deep pages are OFFSET scans of a second or more.
 func (s *stage) load(ctx context.Context, sc scenario, t target) (measure, error) {
-	args := []string{"-c", s.c.cpus[1], "wrk", "-t1", "-c" + strconv.Itoa(sc.conns), "-d" + strconv.Itoa(s.c.secs) + "s", "--latency"}
+	args := []string{"-c", s.c.cpus[1], "wrk", "-t1", "-c" + strconv.Itoa(sc.conns), "-d" + strconv.Itoa(s.c.secs) + "s", "--timeout", "30s", "--latency"}
 	if sc.post {
 		args = append(args, "-s", postScript)
 	}
