@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/feedbackhq/feedback/server"
@@ -55,14 +54,12 @@ func (s *Server) requireToken(next, counted http.Handler) http.Handler {
 // counted the request against its workspace's budget in the same round
 // trip, the quota (nil otherwise).
 func (s *Server) authenticate(r *http.Request) (*server.Token, *server.Quota, error) {
-	h := r.Header.Get("Authorization")
-	if h == "" {
+	value, given := request.Bearer(r, secret.APITokenPrefix)
+	if !given {
 		return nil, nil, feedback.Errorf(feedback.EUnauthenticated,
 			"This endpoint needs an API token (Authorization: Bearer <token>) or a dashboard session.")
 	}
-	scheme, value, _ := strings.Cut(h, " ")
-	value = strings.TrimSpace(value)
-	if !strings.EqualFold(scheme, "Bearer") || !secret.ValidToken(secret.APITokenPrefix, value) {
+	if value == "" {
 		return nil, nil, feedback.Errorf(feedback.EInvalidToken,
 			"The Authorization header must be Bearer followed by an API token (fbk_...).")
 	}

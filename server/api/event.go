@@ -11,13 +11,6 @@ import (
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// EventList is the answer of GET /events: the events after the requested
-// sequence number and the number to ask after next time.
-type EventList struct {
-	Data []feedback.Event `json:"data"`
-	Next int64            `json:"next"`
-}
-
 func (s *Server) registerEventRoutes(r chi.Router) {
 	r.Get("/events", s.handle(s.handleEventList))
 }
@@ -40,7 +33,7 @@ func (s *Server) handleEventList(w http.ResponseWriter, r *http.Request) error {
 	if events == nil {
 		events = []feedback.Event{}
 	}
-	return response.JSON(w, http.StatusOK, EventList{Data: events, Next: next})
+	return response.JSON(w, http.StatusOK, feedback.EventList{Data: events, Next: next})
 }
 
 func eventParams(r *http.Request) (after int64, limit int, err error) {

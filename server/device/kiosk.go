@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/http/request"
@@ -69,15 +68,14 @@ func (s *Server) requireKiosk(next http.Handler) http.Handler {
 }
 
 func (s *Server) kioskAuth(r *http.Request) (*server.Kiosk, error) {
-	h := r.Header.Get("Authorization")
-	if h == "" {
+	value, given := request.Bearer(r, secret.KioskTokenPrefix)
+	if !given {
 		return nil, feedback.Errorf(feedback.EUnauthenticated, "This endpoint needs a kiosk credential: Authorization: Bearer fbkk_...")
 	}
-	scheme, value, _ := strings.Cut(h, " ")
-	if !strings.EqualFold(scheme, "Bearer") || !secret.ValidToken(secret.KioskTokenPrefix, strings.TrimSpace(value)) {
+	if value == "" {
 		return nil, feedback.Errorf(feedback.EInvalidToken, "The Authorization header must be Bearer followed by a kiosk credential (fbkk_...).")
 	}
-	k, err := s.store.KioskByCredential(r.Context(), secret.Hash(strings.TrimSpace(value)))
+	k, err := s.store.KioskByCredential(r.Context(), secret.Hash(value))
 	if feedback.ErrorCode(err) == feedback.ENotFound {
 		return nil, feedback.Errorf(feedback.EInvalidToken, "The kiosk credential is not valid.")
 	}

@@ -108,16 +108,10 @@ func (c *Client) CreateWebhook(ctx context.Context, in feedback.WebhookInput) (*
 	return call[feedback.WebhookSubscription](ctx, c, "POST", "/webhooks", in)
 }
 
-// EventList is a page of the outbox.
-type EventList struct {
-	Data []feedback.Event `json:"data"`
-	Next int64            `json:"next"`
-}
-
 // Events returns up to limit events after sequence number after.
-func (c *Client) Events(ctx context.Context, after int64, limit int) (*EventList, error) {
+func (c *Client) Events(ctx context.Context, after int64, limit int) (*feedback.EventList, error) {
 	q := url.Values{"after": {strconv.FormatInt(after, 10)}, "limit": {strconv.Itoa(limit)}}
-	var out EventList
+	var out feedback.EventList
 	_, err := c.Do(ctx, "GET", withQuery(c.api("/events"), q), nil, &out)
 	return &out, err
 }

@@ -59,3 +59,10 @@ func decodedLen(b64 string) (int, error) {
 	b, err := base64.StdEncoding.DecodeString(b64)
 	return len(b), err
 }
+
+// EventList is the answer of GET /events: the events after the requested
+// position and the position to ask after next time.
+type EventList struct {
+	Data []Event `json:"data"`
+	Next int64   `json:"next"`
+}

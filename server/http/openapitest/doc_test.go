@@ -323,11 +323,7 @@ func TestDocumentWireTypes(t *testing.T) {
 		"FormView":            feedback.FormView{},
 		"SyncResult":          feedback.SyncResult{},
 		"SyncResponse":        feedback.SyncResponse{},
-		// EventList is declared in server/api: {data []Event, next int64}.
-		"EventList": struct {
-			Data []feedback.Event `json:"data"`
-			Next int64            `json:"next"`
-		}{},
+		"EventList":           feedback.EventList{},
 		// WebhookTestData is the data server/api writes for webhook.test.
 		"WebhookTestData": struct {
 			WebhookID string `json:"webhook_id"`
