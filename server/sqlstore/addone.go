@@ -77,7 +77,7 @@ func countAddedSQL(d Dialect, bucket string, cs []counter, param func(any) strin
 	for i, c := range cs {
 		list, scope := param(c.list), param(c.scope)
 		rows[i] = fmt.Sprintf("SELECT CAST($1 AS uuid), CAST(%s AS text), CAST(%s AS uuid), CAST(%s AS timestamptz), 1, %s FROM ins",
-			list, scope, bucket, d.CountShard(bucket, list, scope))
+			list, scope, bucket, d.CountShard)
 	}
 	return `INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) ` + strings.Join(rows, " UNION ALL ") + `
 		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = list_counts.n + 1`

@@ -51,7 +51,7 @@ func countAdded(ctx context.Context, tx Conn, d Dialect, workspaceID string, cre
 	for i, c := range cs {
 		args = append(args, c.list, c.scope)
 		list, scope := fmt.Sprintf("$%d", len(args)-1), fmt.Sprintf("$%d", len(args))
-		values[i] = fmt.Sprintf("($1, %s, %s, $2, 1, %s)", list, scope, d.CountShard("$2", list, scope))
+		values[i] = fmt.Sprintf("($1, %s, %s, $2, 1, %s)", list, scope, d.CountShard)
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) VALUES `+
 		strings.Join(values, ", ")+`
@@ -71,74 +71,163 @@ type start struct {
 // page, $1 the workspace, $2 from, $3 to and then q.args.
 //
 // When q has a counter and the range holds a whole hour, the total is the
-// sum of the counters of the whole hours in the range plus, at each edge,
-// a count of the rows in the part of an hour that the range holds, through
-// the index that ends with created_at. The edges are counted even when
-// empty (from or to on the hour, as the bounds of an unbounded list are):
-// a range scan that finds nothing costs one descent of the index, and
-// each argument is used, which PostgreSQL requires. The same statement
-// finds the hour that holds the row at offset by summing counters from
-// the newest hour, so that the page seeks into that hour through the
-// index instead of skipping every newer row. Otherwise the total is a
-// plain COUNT(*), which can read at most two hours' rows when q has a
-// counter, and the page skips offset rows from to.
-func (q listQuery) count(ctx context.Context, c Conn, args []any, from, to time.Time, offset int) (int, start, error) {
-	query, args, seeks := q.countQuery(args, from, to, offset)
-	if !seeks {
-		var total int
-		err := c.QueryRow(ctx, query, args...).Scan(&total)
-		return total, start{upper: to}, err
-	}
-	var top, hours, bottom, newer int
-	var hour *time.Time
-	err := c.QueryRow(ctx, query, args...).Scan(&top, &hours, &bottom, atOptTime(&hour), &newer)
-	total := top + hours + bottom
-	switch {
-	case offset < top:
-		return total, start{upper: to}, err
-	case hour != nil:
-		return total, start{upper: hour.Add(time.Hour), skip: top + newer}, err
-	}
-	return total, start{upper: ceilHour(from), skip: top + hours}, err
-}
-
-// countQuery returns the statement of [listQuery.count] and its
-// arguments, and whether it is the statement that sums counters and
-// seeks (see [listQuery.seekQuery]) rather than a plain COUNT(*).
-func (q listQuery) countQuery(args []any, from, to time.Time, offset int) (string, []any, bool) {
+// sum of the counters of the whole hours in the range plus, at each edge
+// that is not on the hour, a count of the rows in the part of an hour
+// that the range holds, through the index that ends with created_at. The
+// closed hours' sums come from s.hours; one statement reads the rest (the
+// hours since, and the edges), and none is run when there is nothing
+// else to read. The same sums, walked from the newest hour, find the
+// hour that holds the row at offset, so that the page seeks into that
+// hour through the index instead of skipping every newer row. Otherwise
+// the total is a plain COUNT(*), which can read at most two hours' rows
+// when q has a counter, and the page skips offset rows from to.
+func (q listQuery) count(ctx context.Context, s *Store, args []any, from, to time.Time, offset int) (int, start, error) {
 	first, last := ceilHour(from), to.Truncate(time.Hour)
 	if q.counter == nil || !first.Before(last) {
-		return q.countRows("$2", "$3"), args, false
+		var total int
+		err := s.db.QueryRow(ctx, q.countRows("$2", "$3"), args...).Scan(&total)
+		return total, start{upper: to}, err
 	}
-	n := len(args)
-	return q.seekQuery(n), slices.Concat(args, []any{first, last, q.counter.list, q.counter.scope, offset}), true
+	closed, end, err := s.hours.get(ctx, s.db, seriesKey{args[0].(string), *q.counter}, s.now())
+	if err != nil {
+		return 0, start{}, err
+	}
+	sp := span{first: first, last: last, closedEnd: end, closed: closed}
+	if err := q.readOpen(ctx, s.db, args, from, to, &sp); err != nil {
+		return 0, start{}, err
+	}
+	total, at := sp.seek(offset)
+	if at.upper.IsZero() {
+		at.upper = to
+	}
+	return total, at, nil
+}
+
+// span is what count knows of a range: its whole hours [first, last),
+// the rows of its partial hours at the top and the bottom, the hours from
+// closedEnd on (open, newest first) and the closed ones before it.
+type span struct {
+	first, last time.Time
+	top, bottom int
+	closedEnd   time.Time
+	open        []hourCount
+	closed      []hourCount // every closed hour of the series
+}
+
+// seek returns the span's total and where the page at offset begins: a
+// zero upper means the range's own end.
+func (sp span) seek(offset int) (int, start) {
+	found, at, acc := offset < sp.top, start{}, sp.top
+	visit := func(h hourCount) {
+		if !found && acc+int(h.n) > offset {
+			found, at = true, start{upper: h.start().Add(time.Hour), skip: acc}
+		}
+		acc += int(h.n)
+	}
+	for _, h := range sp.open {
+		visit(h)
+	}
+	lo, hi := epochHour(sp.first), epochHour(earlier(sp.last, sp.closedEnd))
+	for _, h := range sp.closed {
+		if int64(h.hour) >= lo && int64(h.hour) < hi {
+			visit(h)
+		}
+	}
+	if !found {
+		at = start{upper: sp.first, skip: acc}
+	}
+	return acc + sp.bottom, at
+}
+
+// earlier returns the earlier of a and b.
+func earlier(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// readOpen reads into sp, in one statement, the sums of the whole hours
+// from the closed hours' end on, and the rows of the partial hours at
+// the edges; it runs nothing when there are none.
+func (q listQuery) readOpen(ctx context.Context, c Conn, args []any, from, to time.Time, sp *span) error {
+	query, args := q.openQuery(args, from, to, sp)
+	if query == "" {
+		return nil
+	}
+	rows, err := c.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var kind, n int
+		var bucket *time.Time
+		if err := rows.Scan(&kind, atOptTime(&bucket), &n); err != nil {
+			return err
+		}
+		switch {
+		case kind == 1:
+			sp.top = n
+		case kind == 2:
+			sp.bottom = n
+		case bucket != nil:
+			sp.open = append(sp.open, hourCount{hour: int32(epochHour(*bucket)), n: uint32(n)})
+		}
+	}
+	slices.SortFunc(sp.open, func(a, b hourCount) int { return int(b.hour - a.hour) })
+	return rows.Err()
+}
+
+// openQuery returns readOpen's statement and its arguments, or "" when
+// there is nothing to read: rows of kind 0 are the open hours' sums,
+// kind 1 the top edge's rows and kind 2 the bottom's. The edges' counts
+// use the page's arguments (each of which PostgreSQL requires to be
+// used: both edges bound created_at by $2 and $3 as well), the hours'
+// sums only the workspace.
+func (q listQuery) openQuery(args []any, from, to time.Time, sp *span) (string, []any) {
+	var parts []string
+	args = slices.Clone(args) // the page's own stay as they are
+	if !sp.last.Before(to) && !from.Before(sp.first) {
+		args = args[:1]
+	}
+	param := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	if openFrom := later(sp.first, sp.closedEnd); openFrom.Before(sp.last) {
+		parts = append(parts, fmt.Sprintf(`SELECT 0, bucket, CAST(SUM(n) AS BIGINT) FROM list_counts
+			WHERE workspace_id = $1 AND list = %s AND scope = %s AND bucket >= %s AND bucket < %s GROUP BY bucket`,
+			param(q.counter.list), param(q.counter.scope), param(openFrom), param(sp.last)))
+	}
+	if sp.last.Before(to) {
+		parts = append(parts, "SELECT 1, NULL, COUNT(*)"+q.rowsFrom(param(sp.last), "$3")+" AND created_at >= $2")
+	}
+	if from.Before(sp.first) {
+		parts = append(parts, "SELECT 2, NULL, COUNT(*)"+q.rowsFrom("$2", param(sp.first))+" AND created_at < $3")
+	}
+	return strings.Join(parts, " UNION ALL "), args
+}
+
+// later returns the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // countRows returns the statement that counts q's rows whose created_at
 // lies in [lo, hi), two placeholders.
 func (q listQuery) countRows(lo, hi string) string {
-	return "SELECT COUNT(*) FROM " + q.table + " WHERE workspace_id = $1 AND created_at >= " + lo +
-		" AND created_at < " + hi + q.where
+	return "SELECT COUNT(*)" + q.rowsFrom(lo, hi)
 }
 
-// seekQuery returns the statement of [listQuery.count] for a range that
-// holds whole hours, whose first n arguments are the page's, followed by
-// the first and the end of the whole hours, the counter's list and scope
-// and the offset. It answers the rows of the partial hour at the top, of
-// the whole hours and of the partial hour at the bottom, and the hour
-// that holds the row at offset (NULL when it is not a whole hour) with
-// the number of rows of the range newer than that hour but for the top's.
-func (q listQuery) seekQuery(n int) string {
-	lo, hi := fmt.Sprintf("$%d", n+1), fmt.Sprintf("$%d", n+2)
-	return fmt.Sprintf(`WITH hours AS (SELECT bucket, n, CAST(SUM(n) OVER (ORDER BY bucket DESC) AS BIGINT) AS upto
-		FROM (SELECT bucket, CAST(SUM(n) AS BIGINT) AS n FROM list_counts
-			WHERE workspace_id = $1 AND list = $%d AND scope = $%d AND bucket >= %s AND bucket < %s GROUP BY bucket) AS b),
-	top AS (%s),
-	seek AS (SELECT bucket, upto - hours.n AS newer FROM hours, top
-		WHERE top.c + hours.upto > CAST($%d AS BIGINT) ORDER BY bucket DESC LIMIT 1)
-	SELECT (SELECT c FROM top), (SELECT CAST(COALESCE(MAX(upto), 0) AS BIGINT) FROM hours), (%s),
-		(SELECT bucket FROM seek), COALESCE((SELECT newer FROM seek), 0)`,
-		n+3, n+4, lo, hi, strings.Replace(q.countRows(hi, "$3"), "COUNT(*)", "COUNT(*) AS c", 1), n+5, q.countRows("$2", lo))
+// rowsFrom returns the FROM and WHERE clauses of q's rows whose
+// created_at lies in [lo, hi), two placeholders.
+func (q listQuery) rowsFrom(lo, hi string) string {
+	return " FROM " + q.table + " WHERE workspace_id = $1 AND created_at >= " + lo +
+		" AND created_at < " + hi + q.where
 }
 
 // ceilHour returns the first whole hour (UTC) at or after t.

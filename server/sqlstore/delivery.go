@@ -20,7 +20,7 @@ func (s *Store) Deliveries(ctx context.Context, workspaceID, webhookID string, p
 	if _, err := findWebhook(ctx, s.db, workspaceID, webhookID, ""); err != nil {
 		return nil, 0, err
 	}
-	items, total, err := list(ctx, s.db, workspaceID, listQuery{table: "deliveries", columns: deliveryColumns,
+	items, total, err := list(ctx, s, workspaceID, listQuery{table: "deliveries", columns: deliveryColumns,
 		where: " AND webhook_id = $4", args: []any{webhookID}}, p, scanDelivery)
 	if err != nil || len(items) == 0 {
 		return items, total, err

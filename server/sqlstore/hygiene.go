@@ -48,7 +48,7 @@ func (s *Store) HygieneSubmissions(ctx context.Context, workspaceID string, p fe
 		q.where, q.args = " AND location_id = $4", []any{p.LocationID}
 		q.counter = &counter{hygieneLocationCount, p.LocationID}
 	}
-	return list(ctx, s.db, workspaceID, q, p, scanHygiene)
+	return list(ctx, s, workspaceID, q, p, scanHygiene)
 }
 
 func scanHygiene(r Row) (feedback.HygieneSubmission, error) {

@@ -103,7 +103,7 @@ func (s *Store) Kiosks(ctx context.Context, workspaceID string, p feedback.ListP
 	if !canonical(&workspaceID) {
 		return []server.Kiosk{}, 0, nil
 	}
-	return list(ctx, s.db, workspaceID, listQuery{table: "kiosks", columns: kioskColumns}, p, s.scanKiosk)
+	return list(ctx, s, workspaceID, listQuery{table: "kiosks", columns: kioskColumns}, p, s.scanKiosk)
 }
 
 // RevokeKiosk revokes a kiosk's credential; revoking twice keeps the

@@ -36,7 +36,7 @@ type listQuery struct {
 // (below the hour's end, skipping only that hour's newer rows), so any
 // page costs about what page 1 does. With p.After, the page is the rows
 // after that cursor (see [after]) and the total still the whole list's.
-func list[T any](ctx context.Context, c Conn, workspaceID string, q listQuery, p feedback.ListParams,
+func list[T any](ctx context.Context, s *Store, workspaceID string, q listQuery, p feedback.ListParams,
 	scan func(Row) (T, error)) ([]T, int, error) {
 	from, to := bounds(p)
 	args := append([]any{workspaceID, from, to}, q.args...)
@@ -45,7 +45,7 @@ func list[T any](ctx context.Context, c Conn, workspaceID string, q listQuery, p
 	if p.After != nil {
 		offset = 0 // the page after the cursor, whatever p.Page says
 	}
-	total, at, err := q.count(ctx, c, args, from, to, offset)
+	total, at, err := q.count(ctx, s, args, from, to, offset)
 	if err != nil || offset >= total {
 		return []T{}, total, err
 	}
@@ -53,13 +53,26 @@ func list[T any](ctx context.Context, c Conn, workspaceID string, q listQuery, p
 	if p.After != nil {
 		cond, args = after(cond, args, *p.After)
 	}
-	rows, err := c.Query(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY created_at DESC, id DESC LIMIT $%d OFFSET $%d",
-		q.columns, q.table, cond, len(args)+1, len(args)+2), append(args, limit, offset-at.skip)...)
+	rows, err := s.db.Query(ctx, pageQuery(q, cond, len(args), offset > at.skip), append(args, limit, offset-at.skip)...)
 	if err != nil {
 		return nil, 0, err
 	}
 	items, err := collect(rows, scan)
 	return items, total, err
+}
+
+// pageQuery returns the SELECT of a page of q's rows that match cond
+// (n arguments), newest first, followed by LIMIT and the number of rows
+// to skip. When it skips (anchor), it finds the page's first row by a
+// scan of the index alone and reads the page's rows from it on, rather
+// than reading every skipped row.
+func pageQuery(q listQuery, cond string, n int, anchor bool) string {
+	const order = " ORDER BY created_at DESC, id DESC"
+	if !anchor {
+		return fmt.Sprintf("SELECT %s FROM %s WHERE %s%s LIMIT $%d OFFSET $%d", q.columns, q.table, cond, order, n+1, n+2)
+	}
+	return fmt.Sprintf("SELECT %s FROM %s WHERE %s AND (created_at, id) <= (SELECT created_at, id FROM %s WHERE %s%s LIMIT 1 OFFSET $%d)%s LIMIT $%d",
+		q.columns, q.table, cond, q.table, cond, order, n+2, order, n+1)
 }
 
 // after narrows cond, with its args, to the rows after the cursor a in

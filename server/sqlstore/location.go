@@ -43,7 +43,7 @@ func (s *Store) Locations(ctx context.Context, workspaceID string, p feedback.Li
 	if !canonical(&workspaceID) {
 		return []feedback.Location{}, 0, nil
 	}
-	return list(ctx, s.db, workspaceID, listQuery{table: "locations", columns: locationColumns,
+	return list(ctx, s, workspaceID, listQuery{table: "locations", columns: locationColumns,
 		where: " AND deleted_at IS NULL"}, p, scanLocation)
 }
 

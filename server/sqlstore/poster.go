@@ -65,7 +65,7 @@ func (s *Store) Posters(ctx context.Context, workspaceID, locationID string, p f
 	if _, err := findLocation(ctx, s.db, workspaceID, locationID); err != nil {
 		return nil, 0, err
 	}
-	return list(ctx, s.db, workspaceID, listQuery{table: "posters", columns: posterColumns,
+	return list(ctx, s, workspaceID, listQuery{table: "posters", columns: posterColumns,
 		where: " AND location_id = $4", args: []any{locationID}}, p, scanPoster)
 }
 

@@ -69,7 +69,7 @@ func (s *Store) ReviewResponses(ctx context.Context, workspaceID, reviewID strin
 	if err := formExists(ctx, s.db, "reviews", "review", &workspaceID, &reviewID); err != nil {
 		return nil, 0, err
 	}
-	return list(ctx, s.db, workspaceID, listQuery{table: "review_responses", columns: reviewResponseColumns,
+	return list(ctx, s, workspaceID, listQuery{table: "review_responses", columns: reviewResponseColumns,
 		where: " AND review_id = $4", args: []any{reviewID}, counter: &counter{reviewResponseCount, reviewID}},
 		p, scanReviewResponse)
 }
@@ -81,7 +81,7 @@ func (s *Store) SurveyResponses(ctx context.Context, workspaceID, surveyID strin
 	if err := formExists(ctx, s.db, "surveys", "survey", &workspaceID, &surveyID); err != nil {
 		return nil, 0, err
 	}
-	return list(ctx, s.db, workspaceID, listQuery{table: "survey_responses", columns: surveyResponseColumns,
+	return list(ctx, s, workspaceID, listQuery{table: "survey_responses", columns: surveyResponseColumns,
 		where: " AND survey_id = $4", args: []any{surveyID}, counter: &counter{surveyResponseCount, surveyID}},
 		p, scanSurveyResponse)
 }

@@ -44,7 +44,7 @@ func (s *Store) Reviews(ctx context.Context, workspaceID string, p feedback.List
 	if !canonical(&workspaceID) {
 		return []feedback.Review{}, 0, nil
 	}
-	return list(ctx, s.db, workspaceID, listQuery{table: "reviews", columns: reviewColumns}, p, scanReview)
+	return list(ctx, s, workspaceID, listQuery{table: "reviews", columns: reviewColumns}, p, scanReview)
 }
 
 // UpdateReview applies the non-nil fields of in. A status change must

@@ -76,37 +76,69 @@ func TestPageBounds(t *testing.T) {
 	}
 }
 
-func TestCountQuery(t *testing.T) {
+func TestOpenQuery(t *testing.T) {
 	h := time.Date(2026, 3, 27, 10, 0, 0, 0, time.UTC)
-	counted := listQuery{table: "t", counter: &counter{"t", wholeWorkspace}}
+	counted := listQuery{table: "t", where: " AND location_id = $4", counter: &counter{"t", wholeWorkspace}}
 	tests := []struct {
-		name     string
-		q        listQuery
-		from, to time.Time
-		wantSum  bool
+		name               string
+		from, to, closed   time.Time
+		wantParts          int
+		wantSum, wantEdges bool
 	}{
-		{"no counter", listQuery{table: "t"}, minTime, maxTime, false},
-		{"no bounds", counted, minTime, maxTime, true},
-		{"exactly one hour", counted, h, h.Add(time.Hour), true},
-		{"a microsecond short of an hour", counted, h.Add(time.Microsecond), h.Add(time.Hour), false},
-		{"inside one hour", counted, h.Add(time.Minute), h.Add(59 * time.Minute), false},
-		{"across one boundary", counted, h.Add(30 * time.Minute), h.Add(90 * time.Minute), false},
-		{"from equals to", counted, h, h, false},
-		{"to before from", counted, h.Add(5 * time.Hour), h, false},
-		{"two hours with edges", counted, h.Add(-time.Microsecond), h.Add(2*time.Hour + time.Microsecond), true},
+		{"no bounds, all closed", minTime, maxTime, maxTime, 0, false, false},
+		{"no bounds, hours open", minTime, maxTime, h, 1, true, false},
+		{"two hours with edges, closed", h.Add(-time.Microsecond), h.Add(2*time.Hour + time.Microsecond), maxTime, 2, false, true},
+		{"two hours with edges, open", h.Add(-time.Microsecond), h.Add(2*time.Hour + time.Microsecond), h, 3, true, true},
+		{"only a top edge", h, h.Add(2*time.Hour + time.Microsecond), maxTime, 1, false, true},
+		{"only a bottom edge", h.Add(-time.Microsecond), h.Add(2 * time.Hour), minTime, 2, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			base := []any{"ws", tt.from, tt.to}
-			query, args, _ := tt.q.countQuery(base, tt.from, tt.to, 0)
+			sp := span{first: ceilHour(tt.from), last: tt.to.Truncate(time.Hour), closedEnd: tt.closed}
+			query, args := counted.openQuery([]any{"ws", tt.from, tt.to, "loc"}, tt.from, tt.to, &sp)
+			if got := strings.Count(query, "SELECT"); got != tt.wantParts {
+				t.Errorf("%d parts, want %d, in %s", got, tt.wantParts, query)
+			}
 			if got := strings.Contains(query, "list_counts"); got != tt.wantSum {
 				t.Errorf("sums counters: %v, want %v, in %s", got, tt.wantSum, query)
 			}
+			if got := strings.Contains(query, "location_id"); got != tt.wantEdges {
+				t.Errorf("counts edges: %v, want %v, in %s", got, tt.wantEdges, query)
+			}
 			for i := range args {
-				if !strings.Contains(query, fmt.Sprintf("$%d", i+1)) {
+				if query != "" && !strings.Contains(query, fmt.Sprintf("$%d", i+1)) {
 					t.Errorf("argument $%d is unused in %s", i+1, query)
 				}
 			}
 		})
+	}
+}
+
+func TestSpanSeek(t *testing.T) {
+	h := time.Date(2026, 3, 27, 10, 0, 0, 0, time.UTC)
+	hc := func(d time.Duration, n uint32) hourCount { return hourCount{hour: int32(epochHour(h.Add(d))), n: n} }
+	sp := span{first: h.Add(-3 * time.Hour), last: h.Add(2 * time.Hour), closedEnd: h, top: 2, bottom: 4,
+		open:   []hourCount{hc(time.Hour, 3), hc(0, 0)},
+		closed: []hourCount{hc(-time.Hour, 5), hc(-3*time.Hour, 1), hc(-4*time.Hour, 7)}}
+	tests := []struct {
+		offset    int
+		wantUpper time.Time
+		wantSkip  int
+	}{
+		{0, time.Time{}, 0},
+		{1, time.Time{}, 0},
+		{2, h.Add(2 * time.Hour), 2},
+		{4, h.Add(2 * time.Hour), 2},
+		{5, h, 5},
+		{9, h, 5},
+		{10, h.Add(-2 * time.Hour), 10},
+		{11, h.Add(-3 * time.Hour), 11},
+		{14, h.Add(-3 * time.Hour), 11},
+	}
+	for _, tt := range tests {
+		total, at := sp.seek(tt.offset)
+		if total != 15 || !at.upper.Equal(tt.wantUpper) || at.skip != tt.wantSkip {
+			t.Errorf("seek(%d) = %d, %v, %d; want 15, %v, %d", tt.offset, total, at.upper, at.skip, tt.wantUpper, tt.wantSkip)
+		}
 	}
 }

@@ -50,15 +50,14 @@ type Dialect struct {
 	// first transaction not yet begun, which the first must reach (see
 	// Store.Events). "" where the horizon is always current (SQLite).
 	EventSnapshot string
-	// CountShard returns the expression of the shard of list_counts that
-	// a new submission adds to, given the parameters that hold the hour
-	// and the series' list and scope ($1 is the workspace). On
-	// PostgreSQL it is the first of the hour's shards that no other
-	// transaction holds, or a new one when all are held, so concurrent
-	// writers add to different rows instead of waiting for each other's
-	// commits; the shards an hour has are as many as its writers were
-	// at once. On SQLite, whose writers take turns anyway, "0".
-	CountShard func(bucket, list, scope string) string
+	// CountShard is the expression of the shard of list_counts that a
+	// new submission adds to. On PostgreSQL it is the connection's
+	// backend process id modulo 64: connections opened together have
+	// consecutive ids, so concurrent writers add to different rows
+	// instead of waiting for each other's commits (two that share a shard
+	// only take turns), and an hour has at most 64 rows a series. On
+	// SQLite, whose writers take turns anyway, "0".
+	CountShard string
 	// WritableCTE is set where a WITH clause may hold INSERTs
 	// (PostgreSQL): a submission, its event, its deliveries and its
 	// counters are then one statement, one round trip (see addInOne).
@@ -74,6 +73,7 @@ type Store struct {
 
 	db      DB
 	dialect Dialect
+	hours   closedHours // the list counters' closed hours
 	onDue   atomic.Pointer[func()]
 }
 

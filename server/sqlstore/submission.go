@@ -30,6 +30,16 @@ type addition struct {
 // created_at; a missing location, poster or form is feedback.ENotFound.
 func add[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash []byte, a addition,
 	scan func(Row) (T, error)) (bool, error) {
+	created, err := addOnce(ctx, s, workspaceID, rec, hash, a, scan)
+	if created {
+		s.hours.written(a.createdAt)
+	}
+	return created, err
+}
+
+// addOnce is add but for telling the cache of closed hours.
+func addOnce[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash []byte, a addition,
+	scan func(Row) (T, error)) (bool, error) {
 	if s.dialect.WritableCTE {
 		return addInOne(ctx, s, workspaceID, rec, hash, a, scan)
 	}

@@ -51,7 +51,7 @@ func (s *Store) Surveys(ctx context.Context, workspaceID string, p feedback.List
 	if !canonical(&workspaceID) {
 		return []feedback.Survey{}, 0, nil
 	}
-	return list(ctx, s.db, workspaceID, listQuery{table: "surveys", columns: surveyColumns}, p, scanSurvey)
+	return list(ctx, s, workspaceID, listQuery{table: "surveys", columns: surveyColumns}, p, scanSurvey)
 }
 
 // UpdateSurvey applies the non-nil fields of in, with the review state

@@ -48,21 +48,22 @@ func (s *Store) TokenByHash(ctx context.Context, hash []byte) (_ *server.Token, 
 }
 
 // TokenByHashCounting is [Store.TokenByHash] that, in the same statement,
-// counts one request of a token that is not revoked in the rate_limits
-// window of key prefix plus the token's workspace id that starts at
-// start, and returns the window's count (0 for a revoked token). Only for
+// counts n requests (a lease) of a token that is not revoked in the
+// rate_limits window of key prefix plus the token's workspace id that
+// starts at start, and returns the window's count (0 for a revoked
+// token). Only for
 // a database that keeps rate_limits (PostgreSQL): an API request's
 // authentication and rate limit are then one round trip, and a revoked
 // token is still refused on its next request, since the row is read
 // every time. Returns feedback.ENotFound.
-func (s *Store) TokenByHashCounting(ctx context.Context, hash []byte, prefix string, start, end time.Time) (_ *server.Token, count int, err error) {
+func (s *Store) TokenByHashCounting(ctx context.Context, hash []byte, prefix string, start, end time.Time, n int) (_ *server.Token, count int, err error) {
 	defer wrap(&err, "TokenByHashCounting")
 	t, err := one(scanTokenAnd(s.db.QueryRow(ctx, `WITH t AS (SELECT `+tokenColumns+` FROM api_tokens WHERE hash = $1),
 		c AS (INSERT INTO rate_limits (key, window_start, window_end, count)
-			SELECT $2 || CAST(workspace_id AS text), $3, $4, 1 FROM t WHERE revoked_at IS NULL
-			ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
+			SELECT $2 || CAST(workspace_id AS text), $3, $4, $5 FROM t WHERE revoked_at IS NULL
+			ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + $5
 			RETURNING count)
-		SELECT `+tokenColumns+`, COALESCE((SELECT count FROM c), 0) FROM t`, hash, prefix, start, end), &count))
+		SELECT `+tokenColumns+`, COALESCE((SELECT count FROM c), 0) FROM t`, hash, prefix, start, end, n), &count))
 	if errors.Is(err, ErrNoRows) {
 		return nil, 0, feedback.Errorf(feedback.ENotFound, "No such token exists.")
 	}

@@ -64,7 +64,7 @@ func (s *Store) Webhooks(ctx context.Context, workspaceID string, p feedback.Lis
 	if !canonical(&workspaceID) {
 		return []server.Webhook{}, 0, nil
 	}
-	return list(ctx, s.db, workspaceID, listQuery{table: "webhooks", columns: webhookColumns}, p, scanWebhook)
+	return list(ctx, s, workspaceID, listQuery{table: "webhooks", columns: webhookColumns}, p, scanWebhook)
 }
 
 // apiDisabled is the disabled_reason of a subscription disabled through
