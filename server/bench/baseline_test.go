@@ -39,7 +39,7 @@ type bareDB interface {
 	eventSeq() string
 	// countShard is the dialect's expression of a list counter's shard
 	// (a copy of the store's Dialect.CountShard).
-	countShard(bucket, list, scope string) string
+	countShard() string
 }
 
 type bareRows interface {
@@ -57,12 +57,7 @@ func (pgxDB) rowID() string {
 
 func (pgxDB) eventSeq() string { return "pg_current_xact_id()::text::bigint * 1024 + 0" }
 
-func (pgxDB) countShard(bucket, list, scope string) string {
-	series := "FROM list_counts WHERE workspace_id = $1 AND list = " + list + " AND scope = " + scope +
-		" AND bucket = " + bucket
-	return "COALESCE((SELECT shard " + series + " ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED), " +
-		"(SELECT COALESCE(MAX(shard), -1) + 1 " + series + "))"
-}
+func (pgxDB) countShard() string { return "pg_backend_pid() % 64" }
 
 func (d pgxDB) queryRow(ctx context.Context, q string, args ...any) interface{ Scan(...any) error } {
 	return d.p.QueryRow(ctx, q, args...)
@@ -92,7 +87,7 @@ func (sqlDB) eventSeq() string {
 	return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
 }
 
-func (sqlDB) countShard(string, string, string) string { return "0" }
+func (sqlDB) countShard() string { return "0" }
 
 func openBareSQLite(tb testing.TB, path string) sqlDB {
 	tb.Helper()

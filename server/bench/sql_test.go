@@ -3,7 +3,8 @@ package bench_test
 import (
 	"context"
 	"fmt"
-	"strings"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -56,7 +57,7 @@ func sqlFanOutOf(rowID, from, seq, id, typ, at, idPrefix string) string {
 func sqlIngestOne(db bareDB) string {
 	counter := func(list, scope string) string {
 		return "SELECT CAST($1 AS uuid), CAST(" + list + " AS text), CAST(" + scope + " AS uuid), CAST($20 AS timestamptz), 1, " +
-			db.countShard("$20", list, scope) + " FROM ins"
+			db.countShard() + " FROM ins"
 	}
 	return `WITH ins AS (` + sqlInsertHygiene + ` RETURNING 1),
 		ev AS (INSERT INTO events (workspace_id, seq, id, type, occurred_at, data) SELECT $1, ` + db.eventSeq() +
@@ -73,52 +74,99 @@ const (
 	hygieneSeries  = "hygiene_submissions"
 	locationSeries = "hygiene_submissions.location_id"
 	wholeWorkspace = "00000000-0000-0000-0000-000000000000"
-	sqlCountEdge   = `SELECT COUNT(*) FROM hygiene_submissions WHERE workspace_id = $1 AND created_at >= %s AND created_at < %s`
-	sqlCountHours  = `SELECT bucket, n, CAST(SUM(n) OVER (ORDER BY bucket DESC) AS BIGINT) AS upto
-		FROM (SELECT bucket, CAST(SUM(n) AS BIGINT) AS n FROM list_counts
-		WHERE workspace_id = $1 AND list = $6 AND scope = $7 AND bucket >= $4 AND bucket < $5 GROUP BY bucket) AS b`
+	// sqlClosedHours reads a series' hours before the closed hours' end.
+	sqlClosedHours = `SELECT bucket, CAST(SUM(n) AS BIGINT) FROM list_counts
+		WHERE workspace_id = $1 AND list = $2 AND scope = $3 AND bucket < $4
+		GROUP BY bucket ORDER BY bucket DESC`
+	// sqlOpenHours reads the hours since.
+	sqlOpenHours = `SELECT 0, bucket, CAST(SUM(n) AS BIGINT) FROM list_counts
+		WHERE workspace_id = $1 AND list = $2 AND scope = $3 AND bucket >= $4 AND bucket < $5 GROUP BY bucket`
 )
 
-// sqlHygieneTotal is the unfiltered total and where page 1 starts: the
-// rows after the last whole hour, the counters of the whole hours (and
-// the newest hour that holds a row), the rows before the first.
-var sqlHygieneTotal = "WITH hours AS (" + sqlCountHours + "), top AS (" +
-	strings.Replace(fmt.Sprintf(sqlCountEdge, "$5", "$3"), "COUNT(*)", "COUNT(*) AS c", 1) +
-	`), seek AS (SELECT bucket, upto - hours.n AS newer FROM hours, top
-		WHERE top.c + hours.upto > CAST($8 AS BIGINT) ORDER BY bucket DESC LIMIT 1)
-	SELECT (SELECT c FROM top), (SELECT CAST(COALESCE(MAX(upto), 0) AS BIGINT) FROM hours), (` +
-	fmt.Sprintf(sqlCountEdge, "$2", "$4") + `), (SELECT bucket FROM seek), COALESCE((SELECT newer FROM seek), 0)`
+// closed is the baseline's copy of the store's closed hours of the
+// workspace's series: newest first, read again when their end moves or
+// after ten minutes, as the store does.
+var closed struct {
+	sync.Mutex
+	end, fetched time.Time
+	hours        []hour
+}
 
-// bareTotal counts the list as the store does and returns the upper
+// hour is one hour's sum.
+type hour struct {
+	at time.Time
+	n  int
+}
+
+// bareTotal counts the unfiltered list as the store does (the closed
+// hours from memory, the rest in one statement) and returns the upper
 // bound of page 1's created_at: the end of the newest hour that holds a
-// row (the first page of a list without rows in the last, open hour).
+// row.
 func bareTotal(ctx context.Context, db bareDB, ws string, _ feedback.ListParams) (int, time.Time, error) {
-	var top, hours, bottom, newer int
-	var hour any // time.Time, or INTEGER microseconds from SQLite
-	err := db.queryRow(ctx, sqlHygieneTotal, ws, minTime, maxTime, minTime, maxTime, hygieneSeries, wholeWorkspace, 0).
-		Scan(&top, &hours, &bottom, &hour, &newer)
-	upper := maxTime
-	switch h := hour.(type) {
-	case time.Time:
-		upper = h.Add(time.Hour)
-	case int64:
-		upper = time.UnixMicro(h).Add(time.Hour)
+	now := time.Now().UTC()
+	end := now.Add(-15 * time.Minute).Truncate(time.Hour)
+	closed.Lock()
+	defer closed.Unlock()
+	if !closed.end.Equal(end) || now.Sub(closed.fetched) >= 10*time.Minute {
+		hours, err := readHours(ctx, db, sqlClosedHours, false, ws, hygieneSeries, wholeWorkspace, end)
+		if err != nil {
+			return 0, time.Time{}, err
+		}
+		closed.end, closed.fetched, closed.hours = end, now, hours
 	}
-	if top > 0 {
-		upper = maxTime
+	open, err := readHours(ctx, db, sqlOpenHours, true, ws, hygieneSeries, wholeWorkspace, end, maxTime)
+	if err != nil {
+		return 0, time.Time{}, err
 	}
-	return top + hours + bottom, upper, err
+	slices.SortFunc(open, func(a, b hour) int { return b.at.Compare(a.at) })
+	total, upper := 0, maxTime
+	for _, h := range append(open, closed.hours...) {
+		if total == 0 && h.n > 0 {
+			upper = h.at.Add(time.Hour)
+		}
+		total += h.n
+	}
+	return total, upper, nil
+}
+
+// readHours reads the rows of bucket and sum (after a kind when kind).
+func readHours(ctx context.Context, db bareDB, q string, kind bool, args ...any) ([]hour, error) {
+	rows, err := db.query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	var out []hour
+	for rows.Next() {
+		var k int
+		var at any // time.Time, or INTEGER microseconds from SQLite
+		var h hour
+		dest := []any{&at, &h.n}
+		if kind {
+			dest = append([]any{&k}, dest...)
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		switch v := at.(type) {
+		case time.Time:
+			h.at = v.UTC()
+		case int64:
+			h.at = time.UnixMicro(v).UTC()
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
 }
 
 // sqlCounters is the statement that adds a submission to the list
 // counters, with shard the dialect's expression of a series' shard.
-func sqlCounters(shard func(bucket, list, scope string) string) string {
+func sqlCounters(shard string) string {
 	return `INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) VALUES ($1, $3, $4, $2, 1, ` +
-		shard("$2", "$3", "$4") + `), ($1, $5, $6, $2, 1, ` + shard("$2", "$5", "$6") + `)
+		shard + `), ($1, $5, $6, $2, 1, ` + shard + `)
 		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = list_counts.n + 1`
 }
 
 // bareCounters updates the list counters as the store does.
 func bareCounters(exec func(string, ...any) error, db bareDB, ws string, h feedback.HygieneSubmission, now time.Time) error {
-	return exec(sqlCounters(db.countShard), ws, now.Truncate(time.Hour), hygieneSeries, wholeWorkspace, locationSeries, h.LocationID)
+	return exec(sqlCounters(db.countShard()), ws, now.Truncate(time.Hour), hygieneSeries, wholeWorkspace, locationSeries, h.LocationID)
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,13 +20,20 @@ const (
 )
 
 // Limiter counts requests in fixed windows in the rate_limits table, so
-// that all instances share one budget: each Take is one atomic upsert
-// that returns the window's count, and exactly limit calls of a window
-// are allowed however many processes make them.
+// that all instances share one budget: an atomic upsert reserves a lease
+// of the window's requests (see [leaseSize]) and returns the window's
+// count, so that at most limit calls of a window are allowed however
+// many processes make them, and exactly limit when one process does.
 type Limiter struct {
 	pool      *pgxpool.Pool
 	now       func() time.Time
 	nextSweep atomic.Int64 // Unix microseconds
+	leases    leases
+	// workspaces maps the hashes of tokens seen to their workspaces, which
+	// never change, so that a request of a known token finds its lease
+	// before it reads the token.
+	workspaces sync.Map
+	known      atomic.Int64 // entries of workspaces
 }
 
 var (
@@ -38,15 +46,19 @@ var (
 func (l *Limiter) Take(ctx context.Context, key string, limit int, window time.Duration) (server.Quota, error) {
 	now := l.now()
 	start, end := inmem.Window(now, window)
+	if q, ok := l.leases.take(key, start, end, limit); ok {
+		return q, nil
+	}
+	n := leaseSize(limit)
 	var count int
-	err := l.pool.QueryRow(ctx, `INSERT INTO rate_limits (key, window_start, window_end, count) VALUES ($1, $2, $3, 1)
-		ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + 1
-		RETURNING count`, key, start, end).Scan(&count)
+	err := l.pool.QueryRow(ctx, `INSERT INTO rate_limits (key, window_start, window_end, count) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + $4
+		RETURNING count`, key, start, end, n).Scan(&count)
 	if err != nil {
 		return server.Quota{}, fmt.Errorf("postgres: rate limit %s: %w", key, err)
 	}
 	l.sweep(ctx, now)
-	return inmem.NewQuota(count, limit, end), nil
+	return l.leases.grant(key, start, end, limit, count, n), nil
 }
 
 // sweep deletes old windows when this process has not done so for
@@ -59,15 +71,42 @@ func (l *Limiter) sweep(ctx context.Context, now time.Time) {
 	_, _ = l.pool.Exec(ctx, `DELETE FROM rate_limits WHERE window_end < $1`, now.Add(-sweepAfter))
 }
 
-// TakeToken implements [server.TokenLimiter] with one statement that
-// reads the token and counts the request in its workspace's window.
+// TakeToken implements [server.TokenLimiter]: a token whose workspace
+// holds a lease is read alone; otherwise one statement reads the token
+// and reserves a lease of its workspace's window.
 func (db *DB) TakeToken(ctx context.Context, hash []byte, prefix string, limit int, window time.Duration) (*server.Token, server.Quota, error) {
-	now := db.limiter.now()
+	l := db.limiter
+	now := l.now()
 	start, end := inmem.Window(now, window)
-	t, count, err := db.TokenByHashCounting(ctx, hash, prefix, start, end)
+	if ws, ok := l.workspaces.Load(string(hash)); ok {
+		key := prefix + ws.(string)
+		if q, ok := l.leases.take(key, start, end, limit); ok {
+			t, err := db.TokenByHash(ctx, hash)
+			if err != nil || t.RevokedAt != nil {
+				if q.Allowed {
+					l.leases.refund(key, start)
+				}
+				return t, server.Quota{}, err
+			}
+			return t, q, nil
+		}
+	}
+	n := leaseSize(limit)
+	t, count, err := db.TokenByHashCounting(ctx, hash, prefix, start, end, n)
 	if err != nil || t.RevokedAt != nil {
 		return t, server.Quota{}, err
 	}
-	db.limiter.sweep(ctx, now)
-	return t, inmem.NewQuota(count, limit, end), nil
+	l.remember(hash, t.WorkspaceID)
+	l.sweep(ctx, now)
+	return t, l.leases.grant(prefix+t.WorkspaceID, start, end, limit, count, n), nil
+}
+
+// remember keeps the workspace of a token's hash, forgetting them all
+// past 100,000.
+func (l *Limiter) remember(hash []byte, workspaceID string) {
+	if l.known.Add(1) > 100_000 {
+		l.workspaces.Clear()
+		l.known.Store(1)
+	}
+	l.workspaces.Store(string(hash), workspaceID)
 }

@@ -62,6 +62,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	if cfg.maxConns > 0 {
 		pc.MaxConns = cfg.maxConns
 	}
+	genericPlans(pc.ConnConfig.RuntimeParams)
 	if cfg.tracer != nil {
 		pc.ConnConfig.Tracer = cfg.tracer
 	}
@@ -79,6 +80,18 @@ func Open(ctx context.Context, url string, opts ...Option) (*DB, error) {
 	return db, nil
 }
 
+// genericPlans makes each connection plan a prepared statement once,
+// unless the URL sets plan_cache_mode. Every statement of the store
+// reads through an index that leads with the workspace, so one plan
+// suits every argument; left to choose, PostgreSQL planned a list's page
+// anew on every call (a custom plan, 0.1 to 0.3 ms, more than running
+// it) because its estimate of the generic plan was the higher.
+func genericPlans(params map[string]string) {
+	if _, set := params["plan_cache_mode"]; !set {
+		params["plan_cache_mode"] = "force_generic_plan"
+	}
+}
+
 // dialect is the SQL that PostgreSQL words its own way. A row id keeps
 // the variant and the 62 random bits of a gen_random_uuid() (version 4),
 // whose text has them in the same place as a UUIDv7's.
@@ -93,12 +106,7 @@ var dialect = sqlstore.Dialect{
 		sqlstore.MaxTxEvents),
 	EventSnapshot: "SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint, " +
 		"pg_snapshot_xmax(pg_current_snapshot())::text::bigint",
-	CountShard: func(bucket, list, scope string) string {
-		series := "FROM list_counts WHERE workspace_id = $1 AND list = " + list + " AND scope = " + scope +
-			" AND bucket = " + bucket
-		return "COALESCE((SELECT shard " + series + " ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED), " +
-			"(SELECT COALESCE(MAX(shard), -1) + 1 " + series + "))"
-	},
+	CountShard:  "pg_backend_pid() % 64",
 	WritableCTE: true,
 }
 

@@ -41,43 +41,51 @@ func (c conn) QueryRow(ctx context.Context, query string, args ...any) sqlstore.
 }
 
 // pool adapts the writer and the readers to sqlstore.DB: statements that
-// write go to the single writer, queries to the readers.
+// write go to the single writer, queries to the readers, each through
+// its DB's prepared statements.
 type pool struct {
-	writer, readers *sql.DB
+	writer, readers *stmts
+}
+
+func newPool(writer, readers *sql.DB) pool {
+	return pool{newStmts(writer), newStmts(readers)}
 }
 
 func (p pool) Exec(ctx context.Context, query string, args ...any) (int64, error) {
-	return conn{p.writer}.Exec(ctx, query, args...)
+	return conn{prepared{stmts: p.writer}}.Exec(ctx, query, args...)
 }
 
 func (p pool) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
-	return conn{p.readers}.Query(ctx, query, args...)
+	return conn{prepared{stmts: p.readers}}.Query(ctx, query, args...)
 }
 
 func (p pool) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
-	return conn{p.readers}.QueryRow(ctx, query, args...)
+	return conn{prepared{stmts: p.readers}}.QueryRow(ctx, query, args...)
 }
 
 // InTx runs fn in a transaction on the writer, which BEGIN IMMEDIATE
 // (the DSN's _txlock) has already made the only writer of the file.
 func (p pool) InTx(ctx context.Context, fn func(tx sqlstore.Conn) error) error {
-	tx, err := p.writer.BeginTx(ctx, nil)
+	tx, err := p.writer.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
+	defer p.writer.preparePending(ctx)
 	defer tx.Rollback()
-	if err := fn(conn{tx}); err != nil {
+	if err := fn(conn{prepared{p.writer, tx}}); err != nil {
 		return err
 	}
 	return classify(tx.Commit())
 }
 
 func (p pool) Ping(ctx context.Context) error {
-	return errors.Join(p.writer.PingContext(ctx), p.readers.PingContext(ctx))
+	return errors.Join(p.writer.db.PingContext(ctx), p.readers.db.PingContext(ctx))
 }
 
 func (p pool) Close() error {
-	return errors.Join(p.readers.Close(), p.writer.Close())
+	p.readers.close()
+	p.writer.close()
+	return errors.Join(p.readers.db.Close(), p.writer.db.Close())
 }
 
 type row struct{ r *sql.Row }

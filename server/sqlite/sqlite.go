@@ -73,7 +73,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		writer.Close()
 		return nil, err
 	}
-	db := &DB{Store: sqlstore.New(pool{writer, readers}, dialect), writer: writer}
+	db := &DB{Store: sqlstore.New(newPool(writer, readers), dialect), writer: writer}
 	db.Now = cfg.now
 	db.limiter = inmem.NewLimiter(func() time.Time { return db.Now() })
 	return db, nil
@@ -88,7 +88,7 @@ var dialect = sqlstore.Dialect{
 	EventSeq: func(int) string {
 		return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
 	},
-	CountShard: func(string, string, string) string { return "0" },
+	CountShard: "0",
 }
 
 // open opens a pool of at most n connections to path and checks it.
