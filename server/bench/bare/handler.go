@@ -20,13 +20,18 @@ type database interface {
 	page(r *http.Request, ws string, limit, offset int) ([]row, error)
 }
 
-// row is one listed submission.
+// row is one listed submission, with the fields the API answers.
 type row struct {
 	ID         string          `json:"id"`
-	LocationID string          `json:"location_id"`
 	Rating     int             `json:"rating"`
+	LocationID string          `json:"location_id"`
+	PosterID   string          `json:"poster_id,omitempty"`
 	Tags       json.RawMessage `json:"tags"`
 	Comment    string          `json:"comment"`
+	Language   string          `json:"language"`
+	Source     string          `json:"source"`
+	DeviceID   string          `json:"device_id,omitempty"`
+	CapturedAt time.Time       `json:"captured_at"`
 	CreatedAt  time.Time       `json:"created_at"`
 }
 

@@ -6,7 +6,8 @@
 //	POST /q/{code}       decodes {"id","rating","tags"} and runs the
 //	                     submission's INSERT (201)
 //	GET  /api/v1/hygiene runs the page's SELECT (?page=, per_page 50)
-//	                     and writes the rows as JSON
+//	                     and writes the rows as JSON, with the fields
+//	                     of the API's answer (no meta.total)
 //
 // It serves the rows of one workspace and location, given by flags, on
 // the database feedbackd uses (DATABASE_URL: a postgres:// URL or an

@@ -15,7 +15,8 @@ const (
 	insertSQL = `INSERT INTO hygiene_submissions (workspace_id, id, location_id, poster_id, rating, tags,
 		comment, language, source, device_id, captured_at, created_at, body_hash)
 		VALUES ($1, $2, $3, $4, $5, $6, '', 'en', 'qr', '', $7, $7, $8) ON CONFLICT (workspace_id, id) DO NOTHING`
-	pageSQL = `SELECT id, location_id, rating, tags, comment, created_at FROM hygiene_submissions
+	pageSQL = `SELECT id, location_id, poster_id, rating, tags, comment, language, source, device_id,
+		captured_at, created_at FROM hygiene_submissions
 		WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`
 )
 
@@ -62,8 +63,13 @@ func scanPage(rs rows) ([]row, error) {
 	for rs.Next() {
 		var x row
 		var tags string
-		if err := rs.Scan(&x.ID, &x.LocationID, &x.Rating, &tags, &x.Comment, &x.CreatedAt); err != nil {
+		var poster *string
+		if err := rs.Scan(&x.ID, &x.LocationID, &poster, &x.Rating, &tags, &x.Comment, &x.Language, &x.Source,
+			&x.DeviceID, &x.CapturedAt, &x.CreatedAt); err != nil {
 			return nil, err
+		}
+		if poster != nil {
+			x.PosterID = *poster
 		}
 		x.Tags = []byte(tags)
 		out = append(out, x)

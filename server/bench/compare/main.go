@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"os/signal"
 	"strings"
 )
 
@@ -29,6 +30,7 @@ type config struct {
 	rows  int
 	admin string // the PostgreSQL server's URL
 	cpus  [2]string
+	hold  bool // set the stage, print it and wait instead of measuring
 }
 
 func main() {
@@ -39,6 +41,7 @@ func main() {
 	flag.IntVar(&c.rows, "rows", 1_000_000, "submissions seeded before the list runs")
 	server := flag.String("server-cpu", "1", "CPU list of feedbackd, the bare handler and PostgreSQL")
 	client := flag.String("client-cpu", "0", "CPU list of wrk")
+	flag.BoolVar(&c.hold, "hold", false, "set the stage, print its addresses and wait for Ctrl-C (feedbackd serves profiles on 127.0.0.1:6060)")
 	flag.Parse()
 	c.cpus = [2]string{*server, *client}
 	c.admin = os.Getenv("FEEDBACK_BENCH_DATABASE_URL")
@@ -59,6 +62,9 @@ func run(ctx context.Context, c config) error {
 		return err
 	}
 	defer st.tearDown()
+	if c.hold {
+		return st.hold(ctx)
+	}
 	results := map[string][]measure{}
 	for rep := range c.reps {
 		for _, sc := range scenarios(c, st) {
@@ -74,5 +80,15 @@ func run(ctx context.Context, c config) error {
 	}
 	printTable(os.Stdout, c, scenarios(c, st), results)
 	fmt.Printf("\nfeedbackd memory: %s idle before the runs, %s peak (VmHWM)\n", st.idleRSS, strings.TrimSpace(st.peakRSS()))
+	return nil
+}
+
+// hold prints what a profiling session needs and waits for an interrupt.
+func (s *stage) hold(ctx context.Context) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	fmt.Printf("feedbackd %s (profiles on http://127.0.0.1:6060/debug/pprof/)\nbare      %s\n", s.feedback.base, s.bare.base)
+	fmt.Printf("token     %s\nposter    /q/%s\ndatabase  %s\n", s.token, s.code, s.dsn)
+	<-ctx.Done()
 	return nil
 }

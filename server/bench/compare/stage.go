@@ -82,6 +82,9 @@ func setUp(ctx context.Context, c config) (_ *stage, err error) {
 		os.Setenv(v, "100000000")
 	}
 	os.Setenv("DATABASE_URL", s.dsn)
+	if c.hold {
+		os.Setenv("FEEDBACK_DEBUG_ADDR", "127.0.0.1:6060")
+	}
 	if err := s.demo(); err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 type serveFlags struct {
 	dbFlags
 	addr, baseURL, logLevel   string
+	debugAddr                 string
 	webDir                    string
 	webhookAllow, trustedNets string
 	tlsProxy                  bool
@@ -66,6 +67,8 @@ func (f *serveFlags) define(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.webDir, "web-dir", envOr(getenv, "FEEDBACK_WEB_DIR", "web"),
 		"directory of the WebAssembly builds: app.wasm and dashboard.wasm with their .br and .gz (env FEEDBACK_WEB_DIR)")
 	f.registerOIDC(fs, getenv)
+	fs.StringVar(&f.debugAddr, "debug-addr", getenv("FEEDBACK_DEBUG_ADDR"),
+		"serve Go's profiles at /debug/pprof/ on this private address, such as 127.0.0.1:6060 (env FEEDBACK_DEBUG_ADDR; off by default)")
 	fs.StringVar(&f.logLevel, "log-level", envOr(getenv, "FEEDBACK_LOG_LEVEL", "info"), "debug, info, warn or error (env FEEDBACK_LOG_LEVEL)")
 }
 
@@ -90,6 +93,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	oidcRedirect(&cfg.OIDC, cfg.BaseURL)
 	if err := useEmbeddedProvider(ctx, cfg); err != nil {
 		return err
+	}
+	if err := serveDebug(ctx, f.debugAddr, cfg.Logger); err != nil {
+		return fmt.Errorf("--debug-addr: %w", err)
 	}
 	dispatcher := &webhook.Dispatcher{Queue: cfg.Store, Keys: cfg.Keyring, Log: cfg.Logger,
 		Client: webhook.NewClient(webhook.Policy{Allow: cfg.WebhookAllow})}
