@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/feedbackhq/feedback/server/internal/pgtest"
 	"github.com/feedbackhq/feedback/server/postgres"
 	"github.com/feedbackhq/feedback/server/storetest"
+	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // MustOpenDB opens a store on a fresh, migrated database, closed when tb
@@ -43,5 +45,23 @@ func TestMigrateTwice(t *testing.T) {
 	db := MustOpenDB(t)
 	if err := db.Migrate(context.Background()); err != nil {
 		t.Fatalf("Migrate on a migrated database: %v", err)
+	}
+}
+
+// TestRefusesRestoredEvents checks that a database whose events hold
+// positions above what its transaction ids give new events (a logical
+// restore into a new cluster) is refused at start, with the fix named.
+func TestRefusesRestoredEvents(t *testing.T) {
+	ctx := context.Background()
+	db := MustOpenDB(t)
+	must(t, db.Migrate(ctx))
+	ws := &server.Workspace{Workspace: feedback.Workspace{Name: "Restored", Slug: "restored"}, PosterKey: []byte("sealed")}
+	must(t, db.CreateWorkspace(ctx, ws))
+	_, err := db.Pool().Exec(ctx, `INSERT INTO events (workspace_id, seq, id, type, occurred_at, data)
+		VALUES ($1, (pg_current_xact_id()::text::bigint + 1000000) * 1024, gen_random_uuid(), 'x', now(), '{}')`, ws.ID)
+	must(t, err)
+	err = db.Migrate(ctx)
+	if err == nil || !strings.Contains(err.Error(), "pg_resetwal") {
+		t.Errorf("Migrate on restored events: %v, want a refusal that names pg_resetwal", err)
 	}
 }
