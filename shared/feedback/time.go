@@ -20,9 +20,13 @@ func NewTime(t time.Time) Time { return Time{t.UTC().Truncate(time.Microsecond)}
 // String formats t with [TimeFormat].
 func (t Time) String() string { return t.UTC().Format(TimeFormat) }
 
-// MarshalJSON encodes t as a JSON string in [TimeFormat].
+// MarshalJSON encodes t as a JSON string in [TimeFormat]. (It must be
+// MarshalJSON: time.Time's, promoted from the embedded field, would win
+// over a MarshalText.)
 func (t Time) MarshalJSON() ([]byte, error) {
-	return []byte(`"` + t.String() + `"`), nil
+	b := make([]byte, 0, len(TimeFormat)+2)
+	b = append(t.UTC().AppendFormat(append(b, '"'), TimeFormat), '"')
+	return b, nil
 }
 
 // UnmarshalJSON decodes an RFC 3339 date-time string.
