@@ -52,6 +52,18 @@ func (t tracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQue
 
 func (tracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
+// TraceBatchStart implements pgx.BatchTracer: a pipeline's statements
+// are recorded one by one, in order, by TraceBatchQuery.
+func (tracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	return ctx
+}
+
+func (t tracer) TraceBatchQuery(ctx context.Context, c *pgx.Conn, d pgx.TraceBatchQueryData) {
+	t.TraceQueryStart(ctx, c, pgx.TraceQueryStartData{SQL: d.SQL, Args: d.Args})
+}
+
+func (tracer) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
 // serviceOnly are the statements the service runs that the baseline
 // leaves out on purpose: authentication, the shared rate limit and the
 // last-used time of the token (the service's own work).

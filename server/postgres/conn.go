@@ -78,3 +78,26 @@ func classify(err error) error {
 	}
 	return err
 }
+
+// Pipeline implements [sqlstore.Pipeliner] with a pgx batch.
+func (p pool) Pipeline(ctx context.Context, stmts []sqlstore.Statement, read func(i int, rows sqlstore.Rows) error) error {
+	b := &pgx.Batch{}
+	for _, st := range stmts {
+		b.Queue(st.Query, st.Args...)
+	}
+	br := p.p.SendBatch(ctx, b)
+	for i := range stmts {
+		r, err := br.Query()
+		if err != nil {
+			br.Close()
+			return classify(err)
+		}
+		err = read(i, rows{r})
+		r.Close()
+		if err != nil {
+			br.Close()
+			return err
+		}
+	}
+	return classify(br.Close())
+}

@@ -46,19 +46,21 @@ var (
 func (l *Limiter) Take(ctx context.Context, key string, limit int, window time.Duration) (server.Quota, error) {
 	now := l.now()
 	start, end := inmem.Window(now, window)
-	if q, ok := l.leases.take(key, start, end, limit); ok {
-		return q, nil
+	q, refill, err := l.leases.take(ctx, key, start, end, limit)
+	if err != nil || refill == nil {
+		return q, err
 	}
 	n := leaseSize(limit)
 	var count int
-	err := l.pool.QueryRow(ctx, `INSERT INTO rate_limits (key, window_start, window_end, count) VALUES ($1, $2, $3, $4)
+	err = l.pool.QueryRow(ctx, `INSERT INTO rate_limits (key, window_start, window_end, count) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limits.count + $4
 		RETURNING count`, key, start, end, n).Scan(&count)
 	if err != nil {
+		l.leases.abort(refill)
 		return server.Quota{}, fmt.Errorf("postgres: rate limit %s: %w", key, err)
 	}
 	l.sweep(ctx, now)
-	return l.leases.grant(key, start, end, limit, count, n), nil
+	return l.leases.grant(refill, key, start, end, limit, count, n), nil
 }
 
 // sweep deletes old windows when this process has not done so for
@@ -78,27 +80,40 @@ func (db *DB) TakeToken(ctx context.Context, hash []byte, prefix string, limit i
 	l := db.limiter
 	now := l.now()
 	start, end := inmem.Window(now, window)
+	var refill *lease
 	if ws, ok := l.workspaces.Load(string(hash)); ok {
 		key := prefix + ws.(string)
-		if q, ok := l.leases.take(key, start, end, limit); ok {
-			t, err := db.TokenByHash(ctx, hash)
-			if err != nil || t.RevokedAt != nil {
-				if q.Allowed {
-					l.leases.refund(key, start)
-				}
-				return t, server.Quota{}, err
-			}
-			return t, q, nil
+		q, r, err := l.leases.take(ctx, key, start, end, limit)
+		if err != nil {
+			return nil, server.Quota{}, err
 		}
+		if r == nil {
+			return db.readToken(ctx, hash, key, start, q)
+		}
+		refill = r
 	}
 	n := leaseSize(limit)
 	t, count, err := db.TokenByHashCounting(ctx, hash, prefix, start, end, n)
 	if err != nil || t.RevokedAt != nil {
+		l.leases.abort(refill)
 		return t, server.Quota{}, err
 	}
 	l.remember(hash, t.WorkspaceID)
 	l.sweep(ctx, now)
-	return t, l.leases.grant(prefix+t.WorkspaceID, start, end, limit, count, n), nil
+	return t, l.leases.grant(refill, prefix+t.WorkspaceID, start, end, limit, count, n), nil
+}
+
+// readToken reads the token of hash for a request that the lease of key
+// answered with q: a revoked or missing token gives its request back.
+func (db *DB) readToken(ctx context.Context, hash []byte, key string, start time.Time, q server.Quota) (*server.Token, server.Quota, error) {
+	t, err := db.TokenByHash(ctx, hash)
+	if err != nil || t.RevokedAt != nil {
+		if q.Allowed {
+			db.limiter.leases.refund(key, start)
+		}
+		return t, server.Quota{}, err
+	}
+	return t, q, nil
 }
 
 // remember keeps the workspace of a token's hash, forgetting them all

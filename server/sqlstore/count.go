@@ -82,19 +82,18 @@ type start struct {
 // the total is a plain COUNT(*), which can read at most two hours' rows
 // when q has a counter, and the page skips offset rows from to.
 func (q listQuery) count(ctx context.Context, s *Store, args []any, from, to time.Time, offset int) (int, start, error) {
-	first, last := ceilHour(from), to.Truncate(time.Hour)
-	if q.counter == nil || !first.Before(last) {
-		var total int
-		err := s.db.QueryRow(ctx, q.countRows("$2", "$3"), args...).Scan(&total)
-		return total, start{upper: to}, err
-	}
-	closed, end, err := s.hours.get(ctx, s.db, seriesKey{args[0].(string), *q.counter}, s.now())
+	st, sp, err := q.countStatement(ctx, s, args, from, to)
 	if err != nil {
 		return 0, start{}, err
 	}
-	sp := span{first: first, last: last, closedEnd: end, closed: closed}
-	if err := q.readOpen(ctx, s.db, args, from, to, &sp); err != nil {
-		return 0, start{}, err
+	if sp == nil {
+		total, err := scanCount(mustRows(s.db.Query(ctx, st.Query, st.Args...)))
+		return total, start{upper: to}, err
+	}
+	if st.Query != "" {
+		if err := scanOpen(mustRows(s.db.Query(ctx, st.Query, st.Args...)), sp); err != nil {
+			return 0, start{}, err
+		}
 	}
 	total, at := sp.seek(offset)
 	if at.upper.IsZero() {
@@ -102,6 +101,41 @@ func (q listQuery) count(ctx context.Context, s *Store, args []any, from, to tim
 	}
 	return total, at, nil
 }
+
+// countStatement returns the statement that counts q's rows in
+// [from, to) (see [listQuery.count]). When q's counters apply, it also
+// returns the span with the closed hours, which the statement's rows (if
+// it has a query) complete through [scanOpen]; otherwise the statement is
+// a COUNT(*).
+func (q listQuery) countStatement(ctx context.Context, s *Store, args []any, from, to time.Time) (Statement, *span, error) {
+	first, last := ceilHour(from), to.Truncate(time.Hour)
+	if q.counter == nil || !first.Before(last) {
+		return Statement{q.countRows("$2", "$3"), args}, nil, nil
+	}
+	closed, end, err := s.hours.get(ctx, s.db, seriesKey{args[0].(string), *q.counter}, s.now())
+	if err != nil {
+		return Statement{}, nil, err
+	}
+	sp := &span{first: first, last: last, closedEnd: end, closed: closed}
+	query, qargs := q.openQuery(args, from, to, sp)
+	return Statement{query, qargs}, sp, nil
+}
+
+// mustRows turns a failed query into rows that report its error.
+func mustRows(rows Rows, err error) Rows {
+	if err != nil {
+		return errRows{err}
+	}
+	return rows
+}
+
+// errRows are the rows of a query that failed.
+type errRows struct{ err error }
+
+func (errRows) Next() bool        { return false }
+func (errRows) Scan(...any) error { return nil }
+func (r errRows) Err() error      { return r.err }
+func (errRows) Close()            {}
 
 // span is what count knows of a range: its whole hours [first, last),
 // the rows of its partial hours at the top and the bottom, the hours from
@@ -147,18 +181,9 @@ func earlier(a, b time.Time) time.Time {
 	return b
 }
 
-// readOpen reads into sp, in one statement, the sums of the whole hours
-// from the closed hours' end on, and the rows of the partial hours at
-// the edges; it runs nothing when there are none.
-func (q listQuery) readOpen(ctx context.Context, c Conn, args []any, from, to time.Time, sp *span) error {
-	query, args := q.openQuery(args, from, to, sp)
-	if query == "" {
-		return nil
-	}
-	rows, err := c.Query(ctx, query, args...)
-	if err != nil {
-		return err
-	}
+// scanOpen reads into sp the rows of the statement of openQuery and
+// closes them.
+func scanOpen(rows Rows, sp *span) error {
 	defer rows.Close()
 	for rows.Next() {
 		var kind, n int
@@ -179,7 +204,7 @@ func (q listQuery) readOpen(ctx context.Context, c Conn, args []any, from, to ti
 	return rows.Err()
 }
 
-// openQuery returns readOpen's statement and its arguments, or "" when
+// openQuery returns the statement of the open hours and the edges and its arguments, or "" when
 // there is nothing to read: rows of kind 0 are the open hours' sums,
 // kind 1 the top edge's rows and kind 2 the bottom's. The edges' counts
 // use the page's arguments (each of which PostgreSQL requires to be

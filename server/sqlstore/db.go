@@ -69,3 +69,18 @@ type markedError struct {
 func (e *markedError) Error() string        { return e.err.Error() }
 func (e *markedError) Unwrap() error        { return e.err }
 func (e *markedError) Is(target error) bool { return target == e.kind }
+
+// Statement is one statement with its arguments.
+type Statement struct {
+	Query string
+	Args  []any
+}
+
+// Pipeliner is what a DB that can send several statements in one round
+// trip offers (PostgreSQL's pipeline; SQLite runs in process and needs
+// none).
+type Pipeliner interface {
+	// Pipeline runs stmts in order, outside a transaction, in one round
+	// trip, and hands the rows of each to read with its index.
+	Pipeline(ctx context.Context, stmts []Statement, read func(i int, rows Rows) error) error
+}

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -45,6 +46,9 @@ func list[T any](ctx context.Context, s *Store, workspaceID string, q listQuery,
 	if p.After != nil {
 		offset = 0 // the page after the cursor, whatever p.Page says
 	}
+	if offset == 0 && s.pipe != nil {
+		return firstPage(ctx, s, q, p, args, cond, from, to, limit, scan)
+	}
 	total, at, err := q.count(ctx, s, args, from, to, offset)
 	if err != nil || offset >= total {
 		return []T{}, total, err
@@ -59,6 +63,59 @@ func list[T any](ctx context.Context, s *Store, workspaceID string, q listQuery,
 	}
 	items, err := collect(rows, scan)
 	return items, total, err
+}
+
+// firstPage is list for a page that starts at the top of its range (page
+// 1, or the page after a cursor), which needs nothing of the count: on a
+// DB with a pipeline, the count's statement and the page's go in one
+// round trip.
+func firstPage[T any](ctx context.Context, s *Store, q listQuery, p feedback.ListParams, args []any, cond string,
+	from, to time.Time, limit int, scan func(Row) (T, error)) ([]T, int, error) {
+	counting, sp, err := q.countStatement(ctx, s, args, from, to)
+	if err != nil {
+		return nil, 0, err
+	}
+	pageArgs := slices.Clone(args)
+	if p.After != nil {
+		cond, pageArgs = after(cond, pageArgs, *p.After)
+	}
+	stmts := []Statement{{pageQuery(q, cond, len(pageArgs), false), append(pageArgs, limit, 0)}}
+	if counting.Query != "" {
+		stmts = append([]Statement{counting}, stmts...)
+	}
+	var items []T
+	total := 0
+	err = s.pipe.Pipeline(ctx, stmts, func(i int, rows Rows) error {
+		var err error
+		switch {
+		case i < len(stmts)-1 && sp == nil:
+			total, err = scanCount(rows)
+		case i < len(stmts)-1:
+			err = scanOpen(rows, sp)
+		default:
+			items, err = collect(rows, scan)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if sp != nil {
+		total, _ = sp.seek(0)
+	}
+	return items, total, nil
+}
+
+// scanCount reads the one number of a COUNT(*).
+func scanCount(rows Rows) (int, error) {
+	defer rows.Close()
+	n := 0
+	if rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			return 0, err
+		}
+	}
+	return n, rows.Err()
 }
 
 // pageQuery returns the SELECT of a page of q's rows that match cond

@@ -74,6 +74,7 @@ type Store struct {
 	db      DB
 	dialect Dialect
 	hours   closedHours // the list counters' closed hours
+	pipe    Pipeliner   // db's pipeline, or nil
 	onDue   atomic.Pointer[func()]
 }
 
@@ -81,6 +82,7 @@ type Store struct {
 func New(db DB, d Dialect) *Store {
 	s := &Store{Now: time.Now, dialect: d}
 	s.db = dueDB{DB: db, onDue: &s.onDue}
+	s.pipe, _ = db.(Pipeliner)
 	return s
 }
 
