@@ -45,7 +45,7 @@ func (s *Store) AuditLog(ctx context.Context, p feedback.ListParams) (_ []feedba
 	items, err := collect(rows, func(r Row) (feedback.AuditEntry, error) {
 		var e feedback.AuditEntry
 		err := r.Scan(&e.ID, nullString{&e.WorkspaceID}, nullString{&e.ActorID}, &e.Actor, &e.Action, &e.Target, &e.IP,
-			jsonDest{&e.Details}, at(&e.CreatedAt))
+			asJSON(&e.Details), at(&e.CreatedAt))
 		return e, err
 	})
 	return items, total, err

@@ -53,7 +53,7 @@ func (s *Store) HygieneSubmissions(ctx context.Context, workspaceID string, p fe
 
 func scanHygiene(r Row) (feedback.HygieneSubmission, error) {
 	var h feedback.HygieneSubmission
-	err := r.Scan(&h.ID, &h.LocationID, OptString{&h.PosterID}, &h.Rating, jsonDest{&h.Tags}, &h.Comment, &h.Language,
+	err := r.Scan(&h.ID, &h.LocationID, OptString{&h.PosterID}, &h.Rating, asJSON(&h.Tags), &h.Comment, &h.Language,
 		&h.Source, &h.DeviceID, at(&h.CapturedAt), at(&h.CreatedAt))
 	return h, err
 }

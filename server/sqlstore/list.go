@@ -61,7 +61,7 @@ func list[T any](ctx context.Context, s *Store, workspaceID string, q listQuery,
 	if err != nil {
 		return nil, 0, err
 	}
-	items, err := collect(rows, scan)
+	items, err := collectN(rows, scan, limit)
 	return items, total, err
 }
 
@@ -93,7 +93,7 @@ func firstPage[T any](ctx context.Context, s *Store, q listQuery, p feedback.Lis
 		case i < len(stmts)-1:
 			err = scanOpen(rows, sp)
 		default:
-			items, err = collect(rows, scan)
+			items, err = collectN(rows, scan, limit)
 		}
 		return err
 	})
@@ -169,8 +169,14 @@ func pageBounds(p feedback.ListParams) (limit, offset int) {
 // collect scans every row and closes rows. It never returns a nil slice
 // with a nil error.
 func collect[T any](rows Rows, scan func(Row) (T, error)) ([]T, error) {
+	return collectN(rows, scan, 0)
+}
+
+// collectN is collect for at most n rows expected: it allocates their
+// room once.
+func collectN[T any](rows Rows, scan func(Row) (T, error), n int) ([]T, error) {
 	defer rows.Close()
-	items := []T{}
+	items := make([]T, 0, n)
 	for rows.Next() {
 		v, err := scan(rows)
 		if err != nil {

@@ -108,7 +108,7 @@ func scanReviewResponse(r Row) (feedback.ReviewResponse, error) {
 
 func scanSurveyResponse(r Row) (feedback.SurveyResponse, error) {
 	var v feedback.SurveyResponse
-	err := r.Scan(&v.ID, &v.SurveyID, &v.LocationID, OptString{&v.PosterID}, jsonDest{&v.Answers}, &v.Language,
+	err := r.Scan(&v.ID, &v.SurveyID, &v.LocationID, OptString{&v.PosterID}, asJSON(&v.Answers), &v.Language,
 		&v.Source, &v.DeviceID, at(&v.CapturedAt), at(&v.CreatedAt))
 	return v, err
 }

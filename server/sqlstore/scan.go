@@ -15,43 +15,63 @@ import (
 // database/sql: time.Time (or INTEGER microseconds where SQLite cannot
 // tell a column's declared type), string or []byte, or nil for NULL.
 
-// timeDest scans a timestamp in UTC; null handles NULL.
-type timeDest struct {
+// utcTime scans a NOT NULL timestamp in UTC. It is a pointer to the
+// destination itself, so that handing it to Scan as a [sql.Scanner]
+// allocates nothing (a page scans two per row).
+type utcTime time.Time
+
+// Scan implements sql.Scanner.
+func (d *utcTime) Scan(src any) error {
+	t, err := scanTime(src)
+	if err == nil {
+		*d = utcTime(t)
+	}
+	return err
+}
+
+// optTime scans a nullable timestamp in UTC: set receives it, null
+// handles NULL.
+type optTime struct {
 	set  func(time.Time)
 	null func()
 }
 
 // Scan implements sql.Scanner.
-func (d timeDest) Scan(src any) error {
+func (d optTime) Scan(src any) error {
+	if src == nil {
+		d.null()
+		return nil
+	}
+	t, err := scanTime(src)
+	if err == nil {
+		d.set(t)
+	}
+	return err
+}
+
+// scanTime converts what a driver hands a sql.Scanner for a timestamp
+// to a time in UTC.
+func scanTime(src any) (time.Time, error) {
 	switch v := src.(type) {
 	case time.Time:
-		d.set(v.UTC())
+		return v.UTC(), nil
 	case int64:
-		d.set(time.UnixMicro(v).UTC())
+		return time.UnixMicro(v).UTC(), nil
 	case nil:
-		if d.null == nil {
-			return fmt.Errorf("sqlstore: unexpected NULL timestamp")
-		}
-		d.null()
-	default:
-		return fmt.Errorf("sqlstore: cannot scan %T as a timestamp", src)
+		return time.Time{}, fmt.Errorf("sqlstore: unexpected NULL timestamp")
 	}
-	return nil
+	return time.Time{}, fmt.Errorf("sqlstore: cannot scan %T as a timestamp", src)
 }
 
 // at scans a NOT NULL timestamp into t.
-func at(t *feedback.Time) sql.Scanner {
-	return timeDest{set: func(v time.Time) { t.Time = v }}
-}
+func at(t *feedback.Time) sql.Scanner { return (*utcTime)(&t.Time) }
 
 // atTime scans a NOT NULL timestamp into t.
-func atTime(t *time.Time) sql.Scanner {
-	return timeDest{set: func(v time.Time) { *t = v }}
-}
+func atTime(t *time.Time) sql.Scanner { return (*utcTime)(t) }
 
 // atOpt scans a nullable timestamp into *t.
 func atOpt(t **feedback.Time) sql.Scanner {
-	return timeDest{
+	return optTime{
 		set:  func(v time.Time) { *t = &feedback.Time{Time: v} },
 		null: func() { *t = nil },
 	}
@@ -59,7 +79,7 @@ func atOpt(t **feedback.Time) sql.Scanner {
 
 // atOptTime scans a nullable timestamp into *t.
 func atOptTime(t **time.Time) sql.Scanner {
-	return timeDest{set: func(v time.Time) { *t = &v }, null: func() { *t = nil }}
+	return optTime{set: func(v time.Time) { *t = &v }, null: func() { *t = nil }}
 }
 
 // OptString scans a nullable column (text or uuid) into S, "" for NULL.
@@ -104,10 +124,12 @@ func words(v *[]string) sql.Scanner { return wordsDest{v} }
 func wordsArg(v []string) string { return strings.Join(v, " ") }
 
 // jsonDest scans a JSON column (jsonb or TEXT) into v with json.Unmarshal.
-type jsonDest struct{ v any }
+// It holds one pointer, so that boxing it as a [sql.Scanner] allocates
+// nothing.
+type jsonDest[T any] struct{ v *T }
 
 // Scan implements sql.Scanner.
-func (d jsonDest) Scan(src any) error {
+func (d jsonDest[T]) Scan(src any) error {
 	switch b := src.(type) {
 	case string:
 		return json.Unmarshal([]byte(b), d.v)
@@ -116,6 +138,9 @@ func (d jsonDest) Scan(src any) error {
 	}
 	return fmt.Errorf("sqlstore: cannot scan %T as JSON", src)
 }
+
+// asJSON scans a JSON column into *v.
+func asJSON[T any](v *T) sql.Scanner { return jsonDest[T]{v} }
 
 // jsonArg encodes v as a JSON argument: a string, which pgx sends as
 // jsonb text and SQLite stores as TEXT.

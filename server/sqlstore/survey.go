@@ -109,6 +109,6 @@ func findSurvey(ctx context.Context, c Conn, workspaceID, id, lock string) (*fee
 
 func scanSurvey(r Row) (feedback.Survey, error) {
 	var v feedback.Survey
-	err := r.Scan(&v.ID, &v.Title, &v.Status, jsonDest{&v.Questions}, at(&v.CreatedAt), at(&v.UpdatedAt), at(&v.StatusChangedAt))
+	err := r.Scan(&v.ID, &v.Title, &v.Status, asJSON(&v.Questions), at(&v.CreatedAt), at(&v.UpdatedAt), at(&v.StatusChangedAt))
 	return v, err
 }

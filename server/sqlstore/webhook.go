@@ -168,7 +168,7 @@ func findWebhook(ctx context.Context, c Conn, workspaceID, id, lock string) (*se
 
 func scanWebhook(r Row) (server.Webhook, error) {
 	var w server.Webhook
-	err := r.Scan(&w.WorkspaceID, &w.ID, &w.URL, jsonDest{&w.Events}, &w.SecretPrefix, &w.Secret, at(&w.CreatedAt),
+	err := r.Scan(&w.WorkspaceID, &w.ID, &w.URL, asJSON(&w.Events), &w.SecretPrefix, &w.Secret, at(&w.CreatedAt),
 		at(&w.UpdatedAt), atOpt(&w.DisabledAt), &w.DisabledReason, &w.PreviousSecret, atOptTime(&w.PreviousSecretUntil))
 	return w, err
 }

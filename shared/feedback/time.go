@@ -25,8 +25,38 @@ func (t Time) String() string { return t.UTC().Format(TimeFormat) }
 // over a MarshalText.)
 func (t Time) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, len(TimeFormat)+2)
-	b = append(t.UTC().AppendFormat(append(b, '"'), TimeFormat), '"')
-	return b, nil
+	return append(appendTime(append(b, '"'), t.UTC()), '"'), nil
+}
+
+// appendTime appends u, a time in UTC, in [TimeFormat]: digit by digit
+// for the years 0 to 9999, which is several times faster than
+// AppendFormat's parse of the layout (a page of 50 items formats 100).
+func appendTime(b []byte, u time.Time) []byte {
+	year, month, day := u.Date()
+	if year < 0 || year > 9999 {
+		return u.AppendFormat(b, TimeFormat)
+	}
+	hour, minute, sec := u.Clock()
+	b = appendDigits(b, year, 4)
+	b = appendDigits(append(b, '-'), int(month), 2)
+	b = appendDigits(append(b, '-'), day, 2)
+	b = appendDigits(append(b, 'T'), hour, 2)
+	b = appendDigits(append(b, ':'), minute, 2)
+	b = appendDigits(append(b, ':'), sec, 2)
+	b = appendDigits(append(b, '.'), u.Nanosecond()/int(time.Millisecond), 3)
+	return append(b, 'Z')
+}
+
+// appendDigits appends v, 0 <= v < 10^n, as n decimal digits.
+func appendDigits(b []byte, v, n int) []byte {
+	for i := n - 1; i >= 0; i-- {
+		b = append(b, 0)
+	}
+	for i := len(b) - 1; n > 0; i, n = i-1, n-1 {
+		b[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return b
 }
 
 // UnmarshalJSON decodes an RFC 3339 date-time string.

@@ -29,3 +29,26 @@ func TestTimeJSON(t *testing.T) {
 		t.Error("Unmarshal of a number: no error")
 	}
 }
+
+// TestAppendTime checks the hand-written formatter against AppendFormat
+// on times spread over every year it writes digit by digit, and on the
+// years beyond, which it leaves to AppendFormat.
+func TestAppendTime(t *testing.T) {
+	times := []time.Time{
+		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(-1, 6, 1, 1, 2, 3, 4e6, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Unix(0, 0).UTC(),
+	}
+	for i := range 10_000 {
+		sec := int64(i) * 31_536_017_003 % 315_537_897_599 // spread over the years 1 to 9999
+		times = append(times, time.Unix(sec-62_135_596_800, int64(i)*7_919_357%1e9).UTC())
+	}
+	for _, u := range times {
+		got, want := string(appendTime(nil, u)), u.Format(TimeFormat)
+		if got != want {
+			t.Fatalf("appendTime(%v) = %s, want %s", u, got, want)
+		}
+	}
+}
