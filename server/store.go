@@ -23,6 +23,7 @@ type Store interface {
 	ReviewStore
 	SurveyStore
 	SubmissionStore
+	SummaryStore
 	WebhookStore
 	DeliveryStore
 	EventStore
@@ -151,6 +152,15 @@ type SubmissionStore interface {
 	// SurveyResponses returns a page of a survey's responses filtered by
 	// p.From and p.To. Returns feedback.ENotFound if the survey does not exist.
 	SurveyResponses(ctx context.Context, workspaceID, surveyID string, p feedback.ListParams) ([]feedback.SurveyResponse, int, error)
+}
+
+// SummaryStore counts what visitors submitted.
+type SummaryStore interface {
+	// Summary returns, per location (deleted ones included; by id), the
+	// count and rating sum of the hygiene submissions and review
+	// responses and the count of the survey responses created in [from,
+	// to). Locations without one are left out.
+	Summary(ctx context.Context, workspaceID string, from, to time.Time) ([]feedback.LocationSummary, error)
 }
 
 // WebhookStore keeps webhook subscriptions.
@@ -307,6 +317,14 @@ type EventStore interface {
 	AppendEvent(ctx context.Context, workspaceID string, e *feedback.Event) error
 	// Events returns up to limit events with seq > after, in seq order.
 	Events(ctx context.Context, workspaceID string, after int64, limit int) ([]feedback.Event, error)
+	// EventPosition returns the largest seq that Events could return now
+	// (0 when there is none): every event committed before the call is at
+	// or below it, every event committed later above it.
+	EventPosition(ctx context.Context, workspaceID string) (int64, error)
+	// OnEvent sets fn to be called after each commit that wrote events,
+	// once per workspace with the largest seq written there, so that the
+	// live stream of this process reads them at once. Set it before use.
+	OnEvent(fn func(workspaceID string, seq int64))
 }
 
 // KioskStore keeps kiosks and their pairing codes.
@@ -323,18 +341,31 @@ type KioskStore interface {
 	KioskByCredential(ctx context.Context, hash []byte) (*Kiosk, error)
 	// Kiosks returns a page of kiosks, newest first, and the total.
 	Kiosks(ctx context.Context, workspaceID string, p feedback.ListParams) ([]Kiosk, int, error)
-	// RevokeKiosk revokes a kiosk's credential. Returns feedback.ENotFound.
+	// RevokeKiosk revokes a kiosk's credential; a kiosk marked online
+	// goes offline with a kiosk.offline event. Returns feedback.ENotFound.
 	RevokeKiosk(ctx context.Context, workspaceID, id string) error
 	// KioskHeartbeat records that the kiosk was seen at the store's now.
-	// Returns feedback.ENotFound.
+	// A kiosk neither marked online nor revoked is marked online, with a
+	// kiosk.online event in the same transaction: of concurrent
+	// heartbeats (or syncs) one marks it and writes the event. Returns
+	// feedback.ENotFound.
 	KioskHeartbeat(ctx context.Context, workspaceID, id string, hb feedback.Heartbeat) error
 	// KioskSynced records that the kiosk was seen at the store's now, after
 	// a sync in which left of its queued submissions were answered for
 	// good (stored, or refused so that they leave its queue): its queue
 	// depth becomes depth (the queue the kiosk reported with the sync, the
 	// batch included) minus left, or without a report the depth it had
-	// minus left, never below 0. Returns feedback.ENotFound.
+	// minus left, never below 0. It marks the kiosk online as
+	// KioskHeartbeat does. Returns feedback.ENotFound.
 	KioskSynced(ctx context.Context, workspaceID, id string, depth *int, left int) error
+	// MarkKiosksOffline marks offline every kiosk of every workspace that
+	// is marked online and whose last heartbeat or sync is three minutes
+	// (three missed heartbeats) or more before the store's now, with one
+	// kiosk.offline event each, written in the transaction that marks it.
+	// Every instance runs it periodically: when several run it at once,
+	// each kiosk is marked, and its event written, by exactly one. It
+	// returns how many kiosks it marked.
+	MarkKiosksOffline(ctx context.Context) (int, error)
 }
 
 // Limiter counts requests in fixed windows.

@@ -22,6 +22,7 @@ import (
 	"github.com/feedbackhq/feedback/server/http/audit"
 	"github.com/feedbackhq/feedback/server/http/ratelimit"
 	"github.com/feedbackhq/feedback/server/http/response"
+	"github.com/feedbackhq/feedback/server/live"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/webhook"
 	"github.com/feedbackhq/feedback/server/workspace"
@@ -45,8 +46,11 @@ type Config struct {
 	Sessions *auth.Sessions
 	// CrossOrigin refuses cross-origin requests made with a session.
 	CrossOrigin *http.CrossOriginProtection
-	Logger      *slog.Logger
-	Now         func() time.Time
+	// Live fans events out to the live stream's sockets; nil answers
+	// GET /live with 503.
+	Live   *live.Hub
+	Logger *slog.Logger
+	Now    func() time.Time
 }
 
 // Server holds the dependencies of the API's handlers.
@@ -90,6 +94,8 @@ func (s *Server) Routes() chi.Router {
 		s.registerWebhookRoutes(r)
 		s.registerEventRoutes(r)
 		s.registerKioskRoutes(r)
+		s.registerSummaryRoutes(r)
+		s.registerLiveRoutes(r)
 		s.registerAccountRoutes(r)
 	})
 	return r

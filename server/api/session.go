@@ -73,6 +73,10 @@ func (s *Server) chooseWorkspace(r *http.Request, user *server.User) (*feedback.
 		return nil, err
 	}
 	want := strings.TrimSpace(r.Header.Get(WorkspaceHeader))
+	if want == "" && apiPath(r) == "/live" {
+		// A browser cannot send the header with a WebSocket.
+		want = strings.TrimSpace(r.URL.Query().Get("workspace"))
+	}
 	if want == "" && len(ms) == 1 {
 		return &ms[0], nil
 	}

@@ -1,11 +1,13 @@
 package http_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestKioskPairing(t *testing.T) {
@@ -117,18 +119,69 @@ func TestKioskHeartbeatAndRevoke(t *testing.T) {
 		if k := list(); !k.Online || k.QueueDepth != 7 || k.AppVersion != "b42" || k.LastSeenAt == nil {
 			t.Errorf("after a heartbeat: %+v", k)
 		}
+		seen := ts.Clock.Now()
 		ts.Clock.Add(3*time.Minute + time.Second)
-		if k := list(); k.Online {
-			t.Errorf("online after three missed heartbeats: %+v", k)
+		if k := list(); !k.Online {
+			t.Errorf("offline before a sweep marked it so: %+v", k)
 		}
+		if _, err := ts.Store.MarkKiosksOffline(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		if k := list(); k.Online {
+			t.Errorf("online after three missed heartbeats and a sweep: %+v", k)
+		}
+		ts.do(t, req{method: "POST", path: "/kiosk/heartbeat", token: cred, body: map[string]any{"queue_depth": 2, "app_version": "b42"}}).expect(t, 204, "")
+		if k := list(); !k.Online {
+			t.Errorf("offline after the heartbeat that ended the outage: %+v", k)
+		}
+		back := ts.Clock.Now()
 		ts.do(t, req{method: "DELETE", path: "/api/v1/kiosks/" + kiosk.ID, token: f.Token}).expect(t, 204, "")
 		ts.do(t, req{method: "POST", path: "/kiosk/heartbeat", token: cred, body: map[string]any{"queue_depth": 0}}).expect(t, 401, feedback.ETokenRevoked)
 		ts.do(t, req{method: "POST", path: "/kiosk/sync", token: cred,
 			body: map[string]any{"submissions": []map[string]any{{"id": feedback.NewID(), "rating": 1}}}}).expect(t, 401, feedback.ETokenRevoked)
-		if k := list(); k.RevokedAt == nil {
+		if k := list(); k.RevokedAt == nil || k.Online {
 			t.Errorf("revoked kiosk %+v", k)
 		}
+		presence := func(at time.Time, depth int) feedback.KioskPresence {
+			return feedback.KioskPresence{KioskID: kiosk.ID, LocationID: f.Location.ID, Name: "Door",
+				LastSeenAt: feedback.NewTime(at.Truncate(time.Millisecond)), QueueDepth: depth, AppVersion: "b42"}
+		}
+		want := []kioskEvent{
+			{feedback.EventKioskOnline, presence(seen, 7)},
+			{feedback.EventKioskOffline, presence(seen, 7)},
+			{feedback.EventKioskOnline, presence(back, 2)},
+			{feedback.EventKioskOffline, presence(back, 2)}, // unpaired
+		}
+		if diff := cmp.Diff(want, kioskEvents(t, ts, f)); diff != "" {
+			t.Errorf("GET /api/v1/events: kiosk events (-want +got):\n%s", diff)
+		}
 	})
+}
+
+// kioskEvent is a kiosk.online or kiosk.offline event of GET /events.
+type kioskEvent struct {
+	Type string
+	Data feedback.KioskPresence
+}
+
+// kioskEvents returns the kiosk.online and kiosk.offline events of f's
+// workspace, in order, read with GET /api/v1/events.
+func kioskEvents(t *testing.T, ts *TestServer, f *fixture) []kioskEvent {
+	t.Helper()
+	var events feedback.EventList
+	ts.do(t, req{method: "GET", path: "/api/v1/events?limit=1000", token: f.Token}).expect(t, 200, "").decode(t, &events)
+	var out []kioskEvent
+	for _, e := range events.Data {
+		if e.Type != feedback.EventKioskOnline && e.Type != feedback.EventKioskOffline {
+			continue
+		}
+		k := kioskEvent{Type: e.Type}
+		if err := json.Unmarshal(e.Data, &k.Data); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 // TestKioskSyncUpdatesQueueDepth checks that the kiosk list shows what

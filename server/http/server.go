@@ -17,6 +17,7 @@ import (
 	"github.com/feedbackhq/feedback/server/http/ratelimit"
 	"github.com/feedbackhq/feedback/server/http/response"
 	"github.com/feedbackhq/feedback/server/inmem"
+	"github.com/feedbackhq/feedback/server/live"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/web"
 	"github.com/feedbackhq/feedback/server/webhook"
@@ -51,7 +52,11 @@ type Config struct {
 	OIDC auth.Config
 	// IdP is the embedded OpenID provider, served under /idp; nil when an
 	// external provider is configured.
-	IdP    http.Handler
+	IdP http.Handler
+	// Live is the live stream's hub; nil makes one. New sets the store's
+	// OnEvent hook to wake it (feedbackd then also wakes it from other
+	// instances).
+	Live   *live.Hub
 	Logger *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -117,6 +122,17 @@ func New(cfg Config) *Server {
 	return s
 }
 
+// liveHub returns the configured hub, or a new one, and makes this
+// process's commits wake it.
+func (s *Server) liveHub() *live.Hub {
+	h := s.cfg.Live
+	if h == nil {
+		h = &live.Hub{Source: s.cfg.Store, Log: s.log}
+	}
+	s.cfg.Store.OnEvent(func(workspaceID string, _ int64) { h.Wake(workspaceID) })
+	return h
+}
+
 // newAudiences makes the servers of the API, the devices and the
 // pages, with what they share: the poster keys, the in-process budgets,
 // the dashboard sessions and the cross-origin check.
@@ -133,7 +149,7 @@ func (s *Server) newAudiences(now func() time.Time) {
 	sessions := &auth.Sessions{Store: cfg.Store, Now: now, RP: rp, Keys: cfg.Keyring, Log: s.log}
 	cop := http.NewCrossOriginProtection()
 	s.api = api.New(api.Config{Store: cfg.Store, Keyring: cfg.Keyring, Posters: posters, BaseURL: cfg.BaseURL,
-		RateLimit: cfg.RateLimit, Anonymous: anon, Sessions: sessions, CrossOrigin: cop, Logger: s.log, Now: now,
+		RateLimit: cfg.RateLimit, Anonymous: anon, Sessions: sessions, CrossOrigin: cop, Live: s.liveHub(), Logger: s.log, Now: now,
 		Webhooks: webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}})
 	s.device = device.New(device.Config{Store: cfg.Store, Posters: posters, Local: local, Anonymous: anon,
 		Limits: device.Limits{PerIP: limits.PerIP, PerPoster: limits.PerPoster, PerKiosk: limits.PerKiosk},

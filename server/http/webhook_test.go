@@ -95,17 +95,27 @@ func ping(t *testing.T, ts *TestServer, f *fixture, id string) feedback.WebhookD
 	return d
 }
 
-// lastEvent returns the newest event of f's workspace.
-func lastEvent(t *testing.T, ts *TestServer, f *fixture) feedback.Event {
+// lastEvent returns the newest event of f's workspace once it is the
+// one awaited (or the newest after 15 s, for the caller to report).
+func lastEvent(t *testing.T, ts *TestServer, f *fixture, awaited func(feedback.Event) bool) feedback.Event {
 	t.Helper()
-	var list struct {
-		Data []feedback.Event `json:"data"`
+	// GET /events answers an event once no older transaction can still
+	// commit one before it; it waits 2 s for those, and the tests of other
+	// packages, which create databases side by side on the same server,
+	// can hold one longer. So ask again until the event is there.
+	var last feedback.Event
+	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		var list struct {
+			Data []feedback.Event `json:"data"`
+		}
+		ts.do(t, req{method: "GET", path: "/api/v1/events?limit=1000", token: f.Token}).expect(t, 200, "").decode(t, &list)
+		if n := len(list.Data); n > 0 {
+			if last = list.Data[n-1]; awaited(last) {
+				break
+			}
+		}
 	}
-	ts.do(t, req{method: "GET", path: "/api/v1/events?limit=1000", token: f.Token}).expect(t, 200, "").decode(t, &list)
-	if len(list.Data) == 0 {
-		t.Fatal("no events")
-	}
-	return list.Data[len(list.Data)-1]
+	return last
 }
 
 func TestWebhookCreate(t *testing.T) {
@@ -326,7 +336,7 @@ func TestWebhookTest(t *testing.T) {
 			d.LastStatusCode != 0 || d.LastError != "" || d.AttemptLog == nil || len(d.AttemptLog) != 0 {
 			t.Errorf("POST /test answered %+v; want a pending webhook.test delivery due now", d)
 		}
-		e := lastEvent(t, ts, f)
+		e := lastEvent(t, ts, f, func(e feedback.Event) bool { return e.ID == d.EventID })
 		var data struct {
 			WebhookID string `json:"webhook_id"`
 			Message   string `json:"message"`
@@ -378,7 +388,7 @@ func TestWebhookDeliveries(t *testing.T) {
 		var h feedback.HygieneSubmission
 		submit(t, ts, f.Hygiene.Code, body).expect(t, 201, "").decode(t, &h)
 		submit(t, ts, f.Hygiene.Code, body).expect(t, 200, "") // a repeat stores nothing, so sends nothing
-		e := lastEvent(t, ts, f)
+		e := lastEvent(t, ts, f, func(e feedback.Event) bool { return strings.Contains(string(e.Data), h.ID) })
 		if e.Type != feedback.EventHygieneSubmissionCreated {
 			t.Fatalf("the last event is %s; want %s", e.Type, feedback.EventHygieneSubmissionCreated)
 		}

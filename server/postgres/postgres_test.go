@@ -32,6 +32,23 @@ func TestStore(t *testing.T) {
 	})
 }
 
+func TestInstances(t *testing.T) {
+	pgtest.Check(t)
+	storetest.RunInstances(t, func(tb testing.TB, now func() time.Time, n int) []server.Store {
+		url := pgtest.URL(tb)
+		stores := make([]server.Store, n)
+		for i := range stores {
+			db, err := postgres.Open(context.Background(), url, postgres.WithNow(now), postgres.WithMaxConns(4))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			tb.Cleanup(func() { db.Close() })
+			stores[i] = db
+		}
+		return stores
+	})
+}
+
 func TestBackfill(t *testing.T) {
 	pgtest.Check(t)
 	storetest.RunBackfill(t, func(tb testing.TB, now func() time.Time) server.Store {

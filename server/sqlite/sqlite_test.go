@@ -34,6 +34,25 @@ func TestStore(t *testing.T) {
 	})
 }
 
+func TestInstances(t *testing.T) {
+	storetest.RunInstances(t, func(tb testing.TB, now func() time.Time, n int) []server.Store {
+		path := filepath.Join(tb.TempDir(), "feedback.db")
+		stores := make([]server.Store, n)
+		for i := range stores {
+			db, err := sqlite.Open(context.Background(), path, sqlite.WithNow(now))
+			if err != nil {
+				tb.Fatal(err)
+			}
+			tb.Cleanup(func() { db.Close() })
+			if err := db.Migrate(context.Background()); err != nil {
+				tb.Fatal(err)
+			}
+			stores[i] = db
+		}
+		return stores
+	})
+}
+
 func TestBackfill(t *testing.T) {
 	storetest.RunBackfill(t, func(tb testing.TB, now func() time.Time) server.Store {
 		return MustOpenDB(tb, sqlite.WithNow(now))

@@ -51,6 +51,7 @@ func addInOne[T any](ctx context.Context, s *Store, workspaceID string, rec *T, 
 		if deliveries > 0 {
 			s.due()
 		}
+		s.evented(workspaceID, seq)
 		return true, nil
 	}
 	var stored []byte

@@ -7,11 +7,13 @@ import (
 )
 
 // dueDB runs the store's transactions and, after one that created
-// deliveries or made one due now commits, calls the store's OnDue hook.
-// It also counts the events each transaction writes (see eventOrdinal).
+// deliveries or made one due now commits, calls the store's OnDue hook;
+// after one that wrote events, its OnEvent hook. It also counts the
+// events each transaction writes (see eventOrdinal).
 type dueDB struct {
 	DB
-	onDue *atomic.Pointer[func()]
+	onDue   *atomic.Pointer[func()]
+	onEvent *atomic.Pointer[func(workspaceID string, seq int64)]
 }
 
 // InTx runs fn on a transaction that remembers whether markDue was
@@ -25,7 +27,19 @@ func (db dueDB) InTx(ctx context.Context, fn func(tx Conn) error) error {
 	if err == nil && st.due {
 		db.due()
 	}
+	if err == nil {
+		for _, w := range st.written {
+			db.evented(w.workspaceID, w.seq)
+		}
+	}
 	return err
+}
+
+// evented calls the OnEvent hook, if set.
+func (db dueDB) evented(workspaceID string, seq int64) {
+	if f := db.onEvent.Load(); f != nil {
+		(*f)(workspaceID, seq)
+	}
 }
 
 // due calls the OnDue hook, if set.
@@ -37,8 +51,30 @@ func (db dueDB) due() {
 
 // txState is what a transaction of dueDB remembers.
 type txState struct {
-	due    bool // it created deliveries or made one due now
-	events int  // the events it wrote
+	due     bool // it created deliveries or made one due now
+	events  int  // the events it wrote
+	written []written
+}
+
+// written is the last event a transaction wrote in a workspace.
+type written struct {
+	workspaceID string
+	seq         int64
+}
+
+// noteEvent notes that tx wrote an event of seq in the workspace.
+func noteEvent(tx Conn, workspaceID string, seq int64) {
+	t, ok := tx.(dueTx)
+	if !ok {
+		return
+	}
+	for i, w := range t.st.written {
+		if w.workspaceID == workspaceID {
+			t.st.written[i].seq = max(w.seq, seq)
+			return
+		}
+	}
+	t.st.written = append(t.st.written, written{workspaceID, seq})
 }
 
 // dueTx is a transaction of dueDB.
@@ -79,3 +115,11 @@ func (s *Store) due() { s.db.(dueDB).due() }
 // OnDue sets fn to be called after each commit that created deliveries
 // or made one due now.
 func (s *Store) OnDue(fn func()) { s.onDue.Store(&fn) }
+
+// OnEvent sets fn to be called after each commit that wrote events,
+// once per workspace with the largest seq written there.
+func (s *Store) OnEvent(fn func(workspaceID string, seq int64)) { s.onEvent.Store(&fn) }
+
+// evented calls the OnEvent hook after a commit outside InTx that wrote
+// an event.
+func (s *Store) evented(workspaceID string, seq int64) { s.db.(dueDB).evented(workspaceID, seq) }

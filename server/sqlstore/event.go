@@ -57,6 +57,26 @@ func (s *Store) Events(ctx context.Context, workspaceID string, after int64, lim
 	})
 }
 
+// EventPosition returns the largest seq of the workspace's events that
+// Events could return now, 0 when there is none. Every event committed
+// before the call is at or below it (it waits for the transactions then
+// running, as Events does), and every event committed later has a
+// greater seq (see Dialect.EventHorizon), so resuming after it misses
+// none.
+func (s *Store) EventPosition(ctx context.Context, workspaceID string) (_ int64, err error) {
+	defer wrap(&err, "EventPosition(%s)", workspaceID)
+	if !canonical(&workspaceID) {
+		return 0, nil
+	}
+	if err := s.settleEvents(ctx); err != nil { // so that every event committed before the call counts
+		return 0, err
+	}
+	var seq int64
+	err = s.db.QueryRow(ctx, `SELECT COALESCE(MAX(seq), 0) FROM events WHERE workspace_id = $1`+s.dialect.EventHorizon,
+		workspaceID).Scan(&seq)
+	return seq, err
+}
+
 // settleWait bounds how long a read of events waits for the
 // transactions that were running when it began.
 const settleWait = 2 * time.Second
@@ -121,6 +141,7 @@ func (s *Store) insertEvent(ctx context.Context, tx Conn, workspaceID string, e 
 	if err != nil {
 		return err
 	}
+	noteEvent(tx, workspaceID, e.Seq)
 	return s.fanOut(ctx, tx, e)
 }
 

@@ -11,15 +11,10 @@ import (
 
 const (
 	kioskColumns = "workspace_id, id, name, location_id, form, review_id, survey_id, credential_hash, " +
-		"created_at, last_seen_at, queue_depth, app_version, revoked_at, reset_seconds, idle_seconds, interval_seconds"
+		"created_at, last_seen_at, queue_depth, app_version, revoked_at, reset_seconds, idle_seconds, interval_seconds, online"
 	pairingCodeColumns = "workspace_id, hash, location_id, form, review_id, survey_id, name, expires_at, used_at, created_at, " +
 		"reset_seconds, idle_seconds, interval_seconds"
 )
-
-// KioskOnlineWindow is how recently a kiosk must have sent a heartbeat
-// to count as online: three missed heartbeats of one a minute make it
-// offline.
-const KioskOnlineWindow = 3 * time.Minute
 
 // CreatePairingCode stores c with created_at. Returns feedback.ENotFound
 // naming location_id, review_id or survey_id when they do not exist in
@@ -79,7 +74,7 @@ func (s *Store) PairKiosk(ctx context.Context, codeHash []byte, k *server.Kiosk)
 		k.ID, k.PairedAt = s.newID(k.ID), feedback.NewTime(now)
 		k.LastSeenAt, k.QueueDepth, k.AppVersion, k.Online, k.RevokedAt = nil, 0, "", false, nil
 		_, err = tx.Exec(ctx, `INSERT INTO kiosks (`+kioskColumns+`)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, 0, '', NULL, $10, $11, $12)`,
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, 0, '', NULL, $10, $11, $12, false)`,
 			k.WorkspaceID, k.ID, k.Name, k.LocationID, k.Form, Null(k.ReviewID), Null(k.SurveyID), k.CredentialHash, now,
 			k.Timing.ResetSeconds, k.Timing.IdleSeconds, k.Timing.IntervalSeconds)
 		return createError(err, "workspace", k.WorkspaceID)
@@ -107,36 +102,19 @@ func (s *Store) Kiosks(ctx context.Context, workspaceID string, p feedback.ListP
 }
 
 // RevokeKiosk revokes a kiosk's credential; revoking twice keeps the
-// first time. Returns feedback.ENotFound.
+// first time. A kiosk marked online goes offline with a kiosk.offline
+// event, in the same transaction. Returns feedback.ENotFound.
 func (s *Store) RevokeKiosk(ctx context.Context, workspaceID, id string) (err error) {
 	defer wrap(&err, "RevokeKiosk(%s, %s)", workspaceID, id)
-	return s.updateKiosk(ctx, workspaceID, id, `UPDATE kiosks SET revoked_at = COALESCE(revoked_at, $3)
-		WHERE workspace_id = $1 AND id = $2`, s.now())
-}
-
-// KioskHeartbeat records that the kiosk was seen at the store's now, with
-// its queue depth and app version. Returns feedback.ENotFound.
-func (s *Store) KioskHeartbeat(ctx context.Context, workspaceID, id string, hb feedback.Heartbeat) (err error) {
-	defer wrap(&err, "KioskHeartbeat(%s, %s)", workspaceID, id)
-	return s.updateKiosk(ctx, workspaceID, id, `UPDATE kiosks SET last_seen_at = $3, queue_depth = $4, app_version = $5
-		WHERE workspace_id = $1 AND id = $2`, s.now(), hb.QueueDepth, hb.AppVersion)
-}
-
-// KioskSynced implements [server.KioskStore].
-func (s *Store) KioskSynced(ctx context.Context, workspaceID, id string, depth *int, left int) (err error) {
-	defer wrap(&err, "KioskSynced(%s, %s)", workspaceID, id)
-	return s.updateKiosk(ctx, workspaceID, id, `UPDATE kiosks SET last_seen_at = $3,
-		queue_depth = CASE WHEN COALESCE($4, queue_depth) > $5 THEN COALESCE($4, queue_depth) - $5 ELSE 0 END
-		WHERE workspace_id = $1 AND id = $2`, s.now(), depth, left)
-}
-
-// updateKiosk runs an UPDATE of one kiosk ($1 workspace, $2 id, then args).
-func (s *Store) updateKiosk(ctx context.Context, workspaceID, id, update string, args ...any) error {
 	if !canonical(&workspaceID, &id) {
 		return notFound("kiosk", id)
 	}
 	return s.db.InTx(ctx, func(tx Conn) error {
-		n, err := tx.Exec(ctx, update, append([]any{workspaceID, id}, args...)...)
+		if _, err := s.markOffline(ctx, tx, "workspace_id = $1 AND id = $2", workspaceID, id); err != nil {
+			return err
+		}
+		n, err := tx.Exec(ctx, `UPDATE kiosks SET revoked_at = COALESCE(revoked_at, $3)
+			WHERE workspace_id = $1 AND id = $2`, workspaceID, id, s.now())
 		if err == nil && n == 0 {
 			return notFound("kiosk", id)
 		}
@@ -144,12 +122,29 @@ func (s *Store) updateKiosk(ctx context.Context, workspaceID, id, update string,
 	})
 }
 
-// scanKiosk reads a kiosk; Online is computed with the store's clock.
+// KioskHeartbeat records that the kiosk was seen at the store's now, with
+// its queue depth and app version, and marks it online (see
+// [Store.contact]). Returns feedback.ENotFound.
+func (s *Store) KioskHeartbeat(ctx context.Context, workspaceID, id string, hb feedback.Heartbeat) (err error) {
+	defer wrap(&err, "KioskHeartbeat(%s, %s)", workspaceID, id)
+	return s.contact(ctx, workspaceID, id, `last_seen_at = $3, queue_depth = $4, app_version = $5`,
+		s.now(), hb.QueueDepth, hb.AppVersion)
+}
+
+// KioskSynced implements [server.KioskStore]; like a heartbeat, a sync
+// marks the kiosk online (see [Store.contact]).
+func (s *Store) KioskSynced(ctx context.Context, workspaceID, id string, depth *int, left int) (err error) {
+	defer wrap(&err, "KioskSynced(%s, %s)", workspaceID, id)
+	return s.contact(ctx, workspaceID, id, `last_seen_at = $3,
+		queue_depth = CASE WHEN COALESCE($4, queue_depth) > $5 THEN COALESCE($4, queue_depth) - $5 ELSE 0 END`,
+		s.now(), depth, left)
+}
+
+// scanKiosk reads a kiosk.
 func (s *Store) scanKiosk(r Row) (server.Kiosk, error) {
 	var k server.Kiosk
 	err := r.Scan(&k.WorkspaceID, &k.ID, &k.Name, &k.LocationID, &k.Form, OptString{&k.ReviewID}, OptString{&k.SurveyID},
 		&k.CredentialHash, at(&k.PairedAt), atOpt(&k.LastSeenAt), &k.QueueDepth, &k.AppVersion, atOpt(&k.RevokedAt),
-		&k.Timing.ResetSeconds, &k.Timing.IdleSeconds, &k.Timing.IntervalSeconds)
-	k.Online = k.RevokedAt == nil && k.LastSeenAt != nil && s.now().Sub(k.LastSeenAt.Time) < KioskOnlineWindow
+		&k.Timing.ResetSeconds, &k.Timing.IdleSeconds, &k.Timing.IntervalSeconds, &k.Online)
 	return k, err
 }

@@ -64,7 +64,8 @@ func (s *Store) UpdateLocation(ctx context.Context, workspaceID, id string, in f
 }
 
 // DeleteLocation hides a location and revokes its posters and kiosks in
-// one transaction. Returns feedback.ENotFound.
+// one transaction; its kiosks marked online go offline, with a
+// kiosk.offline event each. Returns feedback.ENotFound.
 func (s *Store) DeleteLocation(ctx context.Context, workspaceID, id string) (err error) {
 	defer wrap(&err, "DeleteLocation(%s, %s)", workspaceID, id)
 	if !canonical(&workspaceID, &id) {
@@ -79,6 +80,9 @@ func (s *Store) DeleteLocation(ctx context.Context, workspaceID, id string) (err
 		}
 		if n == 0 {
 			return notFound("location", id)
+		}
+		if _, err := s.markOffline(ctx, tx, "workspace_id = $1 AND location_id = $2", workspaceID, id); err != nil {
+			return err
 		}
 		for _, table := range []string{"posters", "kiosks"} {
 			_, err := tx.Exec(ctx, `UPDATE `+table+` SET revoked_at = $3

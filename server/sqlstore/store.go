@@ -76,12 +76,13 @@ type Store struct {
 	hours   closedHours // the list counters' closed hours
 	pipe    Pipeliner   // db's pipeline, or nil
 	onDue   atomic.Pointer[func()]
+	onEvent atomic.Pointer[func(string, int64)]
 }
 
 // New returns a Store that runs its queries on db.
 func New(db DB, d Dialect) *Store {
 	s := &Store{Now: time.Now, dialect: d}
-	s.db = dueDB{DB: db, onDue: &s.onDue}
+	s.db = dueDB{DB: db, onDue: &s.onDue, onEvent: &s.onEvent}
 	s.pipe, _ = db.(Pipeliner)
 	return s
 }

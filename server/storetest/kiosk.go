@@ -146,6 +146,8 @@ func testKiosk(t *testing.T, h harness) {
 		}
 		for _, tt := range tests {
 			f.clock.Set(seen.Add(tt.later))
+			_, err := f.s.MarkKiosksOffline(f.ctx())
+			f.must(err)
 			got, err := f.s.KioskByCredential(f.ctx(), k.CredentialHash)
 			f.must(err)
 			if got.LastSeenAt == nil || !got.LastSeenAt.Equal(seen) || got.QueueDepth != 7 || got.AppVersion != "1.2.3" || got.Online != tt.online {

@@ -46,6 +46,8 @@ func Run(t *testing.T, open Opener) {
 		{"IdP", testIdP},
 		{"Event", testEvent},
 		{"Kiosk", testKiosk},
+		{"Summary", testSummary},
+		{"Presence", testPresence},
 		{"Isolation", testIsolation},
 		{"Limiter", testLimiter},
 	}

@@ -120,3 +120,17 @@ type KioskConfig struct {
 	Kiosk Kiosk    `json:"kiosk"`
 	Form  FormView `json:"form"`
 }
+
+// KioskPresence is the data of the kiosk.online and kiosk.offline
+// events: the kiosk, and what it last reported. LastSeenAt is the
+// contact that brought it online (kiosk.online), or its last contact
+// before it fell silent or was unpaired (kiosk.offline); AppVersion is
+// "" until a heartbeat reports one.
+type KioskPresence struct {
+	KioskID    string `json:"kiosk_id"`
+	LocationID string `json:"location_id"`
+	Name       string `json:"name"`
+	LastSeenAt Time   `json:"last_seen_at"`
+	QueueDepth int    `json:"queue_depth"`
+	AppVersion string `json:"app_version"`
+}

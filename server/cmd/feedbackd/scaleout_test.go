@@ -109,6 +109,13 @@ var listening = regexp.MustCompile(`feedbackd listening"? addr=(\S+)`)
 // address once it listens; the process is stopped when the test ends.
 func startFeedbackd(t *testing.T, bin string, env []string) string {
 	t.Helper()
+	addr, _ := startFeedbackdProc(t, bin, env)
+	return addr
+}
+
+// startFeedbackdProc is startFeedbackd that also returns the process.
+func startFeedbackdProc(t *testing.T, bin string, env []string) (string, *os.Process) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "serve", "--addr", "127.0.0.1:0")
 	cmd.Env = append(os.Environ(), env...)
@@ -131,9 +138,9 @@ func startFeedbackd(t *testing.T, bin string, env []string) string {
 	}()
 	select {
 	case a := <-found:
-		return a
+		return a, cmd.Process
 	case <-time.After(30 * time.Second):
 		t.Fatal("feedbackd did not start listening")
 	}
-	return ""
+	return "", nil
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/feedbackhq/feedback/server/auth"
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
+	"github.com/feedbackhq/feedback/server/live"
+	"github.com/feedbackhq/feedback/server/presence"
 	"github.com/feedbackhq/feedback/server/webhook"
 )
 
@@ -97,6 +99,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err := serveDebug(ctx, f.debugAddr, cfg.Logger); err != nil {
 		return fmt.Errorf("--debug-addr: %w", err)
 	}
+	defer presence.Start(ctx, cfg.Store, cfg.Logger)()
 	dispatcher := &webhook.Dispatcher{Queue: cfg.Store, Keys: cfg.Keyring, Log: cfg.Logger,
 		Client: webhook.NewClient(webhook.Policy{Allow: cfg.WebhookAllow})}
 	cfg.Store.OnDue(dispatcher.Wake) // only commits that create deliveries wake it
@@ -104,7 +107,13 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	dispatched := make(chan struct{})
 	go func() { defer close(dispatched); dispatcher.Run(dctx) }()
 	defer func() { stopDispatch(); <-dispatched }() // finish the attempts in flight
-	srv := &http.Server{Handler: feedbackhttp.New(*cfg).Handler(), ReadHeaderTimeout: 10 * time.Second,
+	hub := &live.Hub{Source: cfg.Store, Log: cfg.Logger}
+	cfg.Live = hub
+	handler := feedbackhttp.New(*cfg).Handler()
+	defer hub.Close() // after the server's shutdown: the sockets close with 1001
+	stopRelay := relayEvents(dctx, cfg.Store, hub, cfg.Logger)
+	defer stopRelay()
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
 	cfg.Logger.Info("feedbackd listening", "addr", ln.Addr().String(), "base_url", cfg.BaseURL, "db", redactDB(f.db))
 	if m.Ready != nil {

@@ -24,6 +24,9 @@ import (
 // never reach it, as they carry no token.
 type noStore struct{ server.Store }
 
+// OnEvent accepts the live hub's hook; the document's routes write nothing.
+func (noStore) OnEvent(func(string, int64)) {}
+
 func newRouter(t *testing.T) http.Handler {
 	t.Helper()
 	return feedbackhttp.New(feedbackhttp.Config{Store: noStore{}, BaseURL: "https://feedback.example.com"}).Handler()
