@@ -103,7 +103,8 @@ func TestOverview(t *testing.T) {
 	html := render(t, p)
 	for _, want := range []string{
 		"Demo &lt;Café&gt;", "ann@example.com", `href="/w/demo/"`, `aria-current="page"`, `href="/settings/security"`,
-		`method="post"`, `action="/auth/logout"`, ">Sign out</button>", "next release", "admin",
+		`method="post"`, `action="/auth/logout"`, ">Sign out</button>", "Latest feedback", "Loading the feedback", "admin",
+		`id="live-status"`, `aria-live="polite"`,
 	} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the overview lacks %q:\n%s", want, html)

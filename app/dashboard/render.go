@@ -9,10 +9,24 @@ import (
 func (s *Shell) Render() app.UI {
 	return app.Div().ID("dashboard").Class("dashboard").Body(
 		s.renderHeader(),
-		app.If(s.live != "", func() app.UI { return app.P().ID("live-status").Class("hint").Role("status").Text(s.live) }),
+		s.renderLive(),
 		app.Main().ID("main").Body(s.renderMain()),
 	)
 }
+
+// renderLive is the live status line, present (empty) when no page has
+// one so that screen readers announce it when it changes.
+func (s *Shell) renderLive() app.UI {
+	p := app.P().ID("live-status").Role("status").Aria("live", "polite").Text(s.live)
+	if s.live != "" {
+		p = p.Class("live-status", liveClass[s.liveState])
+	}
+	return p
+}
+
+// liveClass styles the status line of each state.
+var liveClass = map[liveState]string{liveConnecting: "live-connecting", liveOn: "live-on", liveRetrying: "live-retrying",
+	liveOffline: "live-offline", liveEnded: "live-ended"}
 
 func (s *Shell) renderMain() app.UI {
 	switch s.status {

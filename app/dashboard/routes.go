@@ -37,7 +37,7 @@ type route struct {
 // A new page is a file with its component and an entry here.
 var routes = []*route{
 	{name: "overview", workspace: true, path: "", title: "Dashboard · Feedback", nav: "Overview",
-		page: func(s *Shell) app.UI { return &overviewPage{Workspace: s.workspace()} }},
+		page: func(s *Shell) app.UI { return &overviewPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "security", path: "security", title: "Security · Feedback", nav: "Security settings",
 		page: func(s *Shell) app.UI { return &securityPage{Shell: s} }},
 }

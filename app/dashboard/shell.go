@@ -35,12 +35,13 @@ type Shell struct {
 
 	status    status
 	me        *feedback.Me
-	asking    bool   // GET /me is under way
-	problem   string // why GET /me failed
-	reason    string // why the user is signed out, after they acted
-	leaving   bool   // a sign-out is under way
-	live      string // the live status line; empty until live feedback comes
-	navigated bool   // the first navigation happened: move the focus on the next ones
+	asking    bool      // GET /me is under way
+	problem   string    // why GET /me failed
+	reason    string    // why the user is signed out, after they acted
+	leaving   bool      // a sign-out is under way
+	live      string    // the live status line; empty on pages without live feedback
+	liveState liveState // the state the line tells
+	navigated bool      // the first navigation happened: move the focus on the next ones
 }
 
 // New returns the shell of a dashboard path as the server prerenders it,
@@ -116,6 +117,24 @@ func (s *Shell) gotMe(ctx app.Context, me *feedback.Me, err error) {
 // session is gone, saying why.
 func (s *Shell) endSession(reason string) {
 	s.ui.Dispatch(func(ctx app.Context) { s.toSignedOut(ctx, reason) })
+}
+
+// setLive shows the live status line of a page (text "" removes it).
+func (s *Shell) setLive(state liveState, text string) {
+	if s.ui.Context == nil { // not mounted
+		return
+	}
+	s.ui.Dispatch(func(ctx app.Context) { s.live, s.liveState = text, state })
+}
+
+// reloadMe asks again who is signed in, after a page learned that the
+// user's memberships changed.
+func (s *Shell) reloadMe() {
+	s.ui.Dispatch(func(ctx app.Context) {
+		if !s.asking {
+			s.loadMe()
+		}
+	})
 }
 
 // toSignedOut shows the signed-out view, saying why when the user's own

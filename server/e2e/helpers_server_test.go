@@ -34,6 +34,8 @@ type server struct {
 	codes map[feedback.FormKind]string // the demo's poster code of each form
 	api   *client.Client
 
+	flags []string // the extra serve flags, kept across restarts
+
 	cmd  *exec.Cmd
 	done chan struct{} // closed when cmd has exited
 }
@@ -100,6 +102,7 @@ func (s *server) start(web string) { s.startWith(web) }
 // startWith is start with extra serve flags.
 func (s *server) startWith(web string, extra ...string) {
 	s.t.Helper()
+	s.flags = extra
 	f, err := os.OpenFile(s.log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		s.t.Fatal(err)
@@ -156,11 +159,11 @@ func (s *server) stop() {
 }
 
 // restart starts the server again on the same address and database with
-// the wasm build in web, stopping it first if it runs.
+// the wasm build in web and the same flags, stopping it first if it runs.
 func (s *server) restart(web string) {
 	s.t.Helper()
 	s.stop()
-	s.start(web)
+	s.startWith(web, s.flags...)
 }
 
 // proxy sits between the browser and a server and can refuse the kiosk

@@ -53,7 +53,7 @@ func TestSignIn(t *testing.T) {
 	if got := eval[string](b, `location.pathname`); got != demoDashboard {
 		t.Errorf("signed in at %s, want %s", got, demoDashboard)
 	}
-	b.waitText("Live feedback comes in the next release", 5*time.Second)
+	b.waitText("Latest feedback", 5*time.Second)
 	// Chromium keeps Secure (and so __Host-) cookies from plain http on
 	// 127.0.0.1, a potentially trustworthy origin.
 	want := []string{"__Host-fb_access Secure HttpOnly Strict", "__Host-fb_refresh Secure HttpOnly Strict"}

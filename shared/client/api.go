@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -119,4 +120,18 @@ func (c *Client) Events(ctx context.Context, after int64, limit int) (*feedback.
 // CreatePairingCode makes a code that pairs a kiosk to a location's form.
 func (c *Client) CreatePairingCode(ctx context.Context, in feedback.PairingCodeInput) (*feedback.PairingCode, error) {
 	return call[feedback.PairingCode](ctx, c, "POST", "/kiosks/pairing-codes", in)
+}
+
+// Kiosks lists the workspace's kiosks, revoked ones included.
+func (c *Client) Kiosks(ctx context.Context, p feedback.ListParams) (*feedback.Page[feedback.Kiosk], error) {
+	return list[feedback.Kiosk](ctx, c, "/kiosks", p)
+}
+
+// Summary counts what visitors submitted from from (inclusive) to to
+// (exclusive), per location.
+func (c *Client) Summary(ctx context.Context, from, to time.Time) (*feedback.Summary, error) {
+	q := url.Values{feedback.ParamFrom: {from.UTC().Format(time.RFC3339Nano)}, feedback.ParamTo: {to.UTC().Format(time.RFC3339Nano)}}
+	var out feedback.Summary
+	_, err := c.Do(ctx, "GET", withQuery(c.api("/summary"), q), nil, &out)
+	return &out, err
 }

@@ -36,6 +36,10 @@ type Client struct {
 	Transport Transport
 	// Prefix is the API prefix, /api/v1 unless set.
 	Prefix string
+	// Workspace, when set, names the workspace of a dashboard session's
+	// requests (its id or slug) in the Feedback-Workspace header: a user
+	// who belongs to several workspaces must name one.
+	Workspace string
 }
 
 // New returns a client of the service at baseURL using token.
@@ -59,6 +63,9 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) (*Res
 	}
 	if c.Token != "" {
 		req.Header["Authorization"] = "Bearer " + c.Token
+	}
+	if c.Workspace != "" {
+		req.Header["Feedback-Workspace"] = c.Workspace
 	}
 	t := c.Transport
 	if t == nil {
