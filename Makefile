@@ -81,9 +81,10 @@ fuzz: ## run each fuzz target briefly (FUZZTIME=300000x executions)
 	$(GO) test -run '^$$' -fuzz '^FuzzSubmissionForm$$' -fuzztime $(FUZZTIME) ./shared/feedback
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONText$$' -fuzztime $(FUZZTIME) ./server/http/request
 
-bench: ## feedbackd against bare INSERT/SELECT servers from outside (pinned, interleaved), then the Go benchmarks and wrk runs (needs PostgreSQL, wrk; see README)
+bench: ## feedbackd against bare INSERT/SELECT servers from outside (pinned, interleaved), the live stream from outside, then the Go benchmarks and wrk runs (needs PostgreSQL, wrk; see README)
 	$(GO) run ./server/bench/compare -store postgres -secs $(LOADSECS) -reps $(REPS)
 	$(GO) run ./server/bench/compare -store sqlite -secs $(LOADSECS) -reps $(REPS)
+	$(GO) run ./server/bench/live
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -timeout 60m ./server/bench/ | $(GO) run ./server/bench/ratio
 	$(GO) test -run '^$$' -bench '^BenchmarkDeliver$$' -benchtime $(BENCHTIME) ./server/webhook/ | $(GO) run ./server/bench/ratio
 	$(GO) test -run '^$$' -bench DeliveryLatency -benchtime 1000x ./server/webhook/

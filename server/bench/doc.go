@@ -4,6 +4,9 @@
 // feedbackd process against ./server/bench/bare, a chi server that runs
 // only the essential SQL (the submission's INSERT, the page's SELECT),
 // pinned and interleaved: this is the physical limit.
+// ./server/bench/live measures the live stream the same way: fan-out
+// latency from POST to socket on one and three instances, and the
+// memory of idle sockets. Both set their stage with ./server/bench/outside.
 //
 // In process (the Go benchmarks of this package): each
 // benchmark runs the same work through feedbackd's real router and

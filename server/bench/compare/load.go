@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
-	"runtime"
 	"strconv"
 	"time"
 )
@@ -105,5 +104,3 @@ func duration(v, unit string) time.Duration {
 	}
 	return time.Duration(f * float64(time.Second))
 }
-
-func numCPU() int { return runtime.NumCPU() }

@@ -20,6 +20,8 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+
+	"github.com/feedbackhq/feedback/server/bench/outside"
 )
 
 // config is what the flags set.
@@ -44,10 +46,7 @@ func main() {
 	flag.BoolVar(&c.hold, "hold", false, "set the stage, print its addresses and wait for Ctrl-C (feedbackd serves profiles on 127.0.0.1:6060)")
 	flag.Parse()
 	c.cpus = [2]string{*server, *client}
-	c.admin = os.Getenv("FEEDBACK_BENCH_DATABASE_URL")
-	if c.admin == "" {
-		c.admin = "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"
-	}
+	c.admin = outside.AdminURL()
 	log.SetFlags(0)
 	log.SetPrefix("compare: ")
 	if err := run(context.Background(), c); err != nil {
@@ -57,11 +56,14 @@ func main() {
 
 // run sets the stage, runs every scenario reps times and prints the table.
 func run(ctx context.Context, c config) error {
+	if err := outside.Require("go", "wrk", "taskset"); err != nil {
+		return err
+	}
 	st, err := setUp(ctx, c)
 	if err != nil {
 		return err
 	}
-	defer st.tearDown()
+	defer st.Close()
 	if c.hold {
 		return st.hold(ctx)
 	}
@@ -69,6 +71,9 @@ func run(ctx context.Context, c config) error {
 	for rep := range c.reps {
 		for _, sc := range scenarios(c, st) {
 			for _, t := range st.targets(rep) {
+				if err := st.quiesce(ctx); err != nil {
+					return err
+				}
 				m, err := st.load(ctx, sc, t)
 				if err != nil {
 					return fmt.Errorf("%s on %s: %w", sc.name, t.name, err)

@@ -2,40 +2,32 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/base64"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite"
 
 	"github.com/feedbackhq/feedback/server/bench"
+	"github.com/feedbackhq/feedback/server/bench/outside"
 	"github.com/feedbackhq/feedback/server/secret"
 )
 
 // stage is the running set: the database, feedbackd and the bare handler.
 type stage struct {
+	*outside.Stage
 	c        config
-	dir      string
 	dsn      string // what both servers open
-	dbName   string // the PostgreSQL database compare created
 	token    string
 	code     string
-	procs    []*exec.Cmd
 	feedback target
 	bare     target
 	idleRSS  string
-	pinned   []string // PostgreSQL pids pinned to the server CPU
 }
 
 // target is one server under load.
@@ -57,31 +49,17 @@ func (s *stage) targets(rep int) []target {
 // setUp builds both servers, makes the database with feedbackd's demo
 // workspace, seeds it and starts both servers pinned.
 func setUp(ctx context.Context, c config) (_ *stage, err error) {
-	dir, err := os.MkdirTemp("", "compare")
+	const module = "github.com/feedbackhq/feedback/server/"
+	st, err := outside.NewStage("compare", module+"cmd/feedbackd", module+"bench/bare")
 	if err != nil {
 		return nil, err
 	}
-	s := &stage{c: c, dir: dir}
-	defer func() {
-		if err != nil {
-			s.tearDown()
-		}
-	}()
-	for _, pkg := range []string{"cmd/feedbackd", "bench/bare"} {
-		if err := command("go", "build", "-o", dir, "./server/"+pkg).Run(); err != nil {
-			return nil, fmt.Errorf("build %s: %w", pkg, err)
-		}
-	}
+	defer st.CloseOnError(&err)
+	s := &stage{Stage: st, c: c}
 	if err := s.makeDatabase(ctx); err != nil {
 		return nil, err
 	}
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	os.Setenv("FEEDBACK_SECRET_KEY", base64.StdEncoding.EncodeToString(key))
-	for _, v := range []string{"FEEDBACK_RATE_LIMIT", "FEEDBACK_VISITOR_LIMIT", "FEEDBACK_POSTER_LIMIT"} {
-		os.Setenv(v, "100000000")
-	}
-	os.Setenv("DATABASE_URL", s.dsn)
+	outside.SetServerEnv(s.dsn)
 	if c.hold {
 		os.Setenv("FEEDBACK_DEBUG_ADDR", "127.0.0.1:6060")
 	}
@@ -92,7 +70,9 @@ func setUp(ctx context.Context, c config) (_ *stage, err error) {
 	if err != nil {
 		return nil, err
 	}
-	s.pinPostgres()
+	if err := s.pinPostgres(ctx); err != nil {
+		return nil, err
+	}
 	if s.feedback, err = s.start("feedbackd", "--addr", "serve", "--log-level", "warn"); err != nil {
 		return nil, err
 	}
@@ -100,7 +80,7 @@ func setUp(ctx context.Context, c config) (_ *stage, err error) {
 		return nil, err
 	}
 	time.Sleep(time.Second)
-	s.idleRSS = strings.TrimSpace(status(s.feedback.pid, "VmRSS"))
+	s.idleRSS = outside.Status(s.feedback.pid, "VmRSS")
 	return s, nil
 }
 
@@ -114,31 +94,15 @@ func command(name string, args ...string) *exec.Cmd {
 // makeDatabase creates a PostgreSQL database, or names an SQLite file.
 func (s *stage) makeDatabase(ctx context.Context) error {
 	if s.c.store == "sqlite" {
-		s.dsn = filepath.Join(s.dir, "feedback.db")
+		s.dsn = filepath.Join(s.Dir, "feedback.db")
 		return nil
 	}
-	s.dbName = fmt.Sprintf("feedback_compare_%d", os.Getpid())
-	if err := s.admin(ctx, "CREATE DATABASE "+s.dbName); err != nil {
-		return err
-	}
-	u, err := url.Parse(s.c.admin)
+	db, err := outside.CreateDatabase(ctx, s.c.admin, "feedback_compare")
 	if err != nil {
 		return err
 	}
-	u.Path = "/" + s.dbName
-	s.dsn = u.String()
+	s.DB, s.dsn = db, db.URL
 	return nil
-}
-
-// admin runs one statement on the PostgreSQL server's admin database.
-func (s *stage) admin(ctx context.Context, q string) error {
-	conn, err := pgx.Connect(ctx, s.c.admin)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(ctx)
-	_, err = conn.Exec(ctx, q)
-	return err
 }
 
 var (
@@ -149,7 +113,7 @@ var (
 // demo makes feedbackd's demo workspace and keeps its token and the code
 // of its hygiene poster.
 func (s *stage) demo() error {
-	out, err := command(filepath.Join(s.dir, "feedbackd"), "demo", "--base-url", "http://127.0.0.1").Output()
+	out, err := command(filepath.Join(s.Dir, "feedbackd"), "demo", "--base-url", "http://127.0.0.1").Output()
 	if err != nil {
 		return fmt.Errorf("feedbackd demo: %w", err)
 	}
@@ -201,76 +165,30 @@ func (s *stage) seed(ctx context.Context) ([3]string, error) {
 // start runs a server pinned to the server CPUs on a free port, given
 // with flag, and waits until it accepts connections.
 func (s *stage) start(name, flag string, args ...string) (target, error) {
-	addr, err := freeAddr()
+	p, err := s.Start(s.c.cpus[0], name, flag, args...)
 	if err != nil {
 		return target{}, err
 	}
-	args = append([]string{"-c", s.c.cpus[0], filepath.Join(s.dir, name)}, append(args, flag, addr)...)
-	cmd := command("taskset", args...)
-	if err := cmd.Start(); err != nil {
-		return target{}, err
-	}
-	s.procs = append(s.procs, cmd)
-	for range 300 {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return target{name: name, base: "http://" + addr, pid: cmd.Process.Pid}, nil
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return target{}, fmt.Errorf("%s does not listen on %s", name, addr)
+	return target{name: name, base: "http://" + p.Addr, pid: p.PID()}, nil
 }
 
-// freeAddr returns a loopback address with a port nobody listens on.
-func freeAddr() (string, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
-}
-
-// pinPostgres pins every PostgreSQL process (and the backends they fork
+// pinPostgres pins PostgreSQL's processes (and the backends they fork
 // later) to the server CPUs.
-func (s *stage) pinPostgres() {
-	if s.c.store != "postgres" {
-		return
+func (s *stage) pinPostgres(ctx context.Context) (err error) {
+	if s.c.store == "postgres" {
+		s.Pinned, err = outside.PinPostgres(ctx, s.dsn, s.c.cpus[0])
 	}
-	out, _ := exec.Command("pgrep", "-x", "postgres").Output()
-	for _, pid := range strings.Fields(string(out)) {
-		if exec.Command("taskset", "-a", "-p", "-c", s.c.cpus[0], pid).Run() == nil {
-			s.pinned = append(s.pinned, pid)
-		}
-	}
-}
-
-// tearDown stops the servers, unpins PostgreSQL and drops the database.
-func (s *stage) tearDown() {
-	for _, p := range s.procs {
-		_ = p.Process.Kill()
-		_ = p.Wait()
-	}
-	all := fmt.Sprintf("0-%d", numCPU()-1)
-	for _, pid := range s.pinned {
-		_ = exec.Command("taskset", "-a", "-p", "-c", all, pid).Run()
-	}
-	if s.dbName != "" {
-		_ = s.admin(context.Background(), "DROP DATABASE IF EXISTS "+s.dbName+" WITH (FORCE)")
-	}
-	os.RemoveAll(s.dir)
-}
-
-// status returns a field of /proc/pid/status, such as VmRSS.
-func status(pid int, field string) string {
-	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, field+":"); ok {
-			return v
-		}
-	}
-	return "?"
+	return err
 }
 
 // peakRSS is feedbackd's peak resident memory so far.
-func (s *stage) peakRSS() string { return status(s.feedback.pid, "VmHWM") }
+func (s *stage) peakRSS() string { return outside.Status(s.feedback.pid, "VmHWM") }
+
+// quiesce waits until the last run's statements are done on PostgreSQL
+// (SQLite's readers stop with their server's requests).
+func (s *stage) quiesce(ctx context.Context) error {
+	if s.c.store != "postgres" {
+		return nil
+	}
+	return outside.Quiesce(ctx, s.dsn, 10*time.Second)
+}
