@@ -57,7 +57,7 @@ func (s *Server) handleLive(w http.ResponseWriter, r *http.Request) error {
 	_ = rc.SetWriteDeadline(time.Time{})
 	// The Origin was checked above for sessions; a Bearer client's Origin
 	// does not matter (browsers cannot send the header on a WebSocket).
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	c, err := websocket.Accept(leanHijack{w}, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		sub.Leave()
 		return nil // Accept answered the client
