@@ -43,7 +43,7 @@ func TestDashboardPlaces(t *testing.T) {
 	b.do(chromedp.SendKeys(chromedp.ID("new-location-name"), name), chromedp.Click(chromedp.ID("create-location")))
 	row := `[...document.querySelectorAll("#locations tbody tr")].find((r) => r.querySelector("th").textContent === ` + jsString(name) + `)`
 	b.waitFor("the new location in the list", `!!`+row+` && !document.getElementById("new-location-name-error")`, 10*time.Second)
-	placesShot(t, b, axe, "locations")
+	placesShot(t, b, axe, "locations", "")
 
 	// A poster for the hygiene form, and its PDF.
 	b.do(chromedp.Evaluate[chromedp.Void](row + `.querySelector("a").click()`))
@@ -56,7 +56,7 @@ func TestDashboardPlaces(t *testing.T) {
 	if got != "200 application/pdf %PDF-" {
 		t.Errorf("the poster's PDF link answers %q, want 200 application/pdf %%PDF-", got)
 	}
-	placesShot(t, b, axe, "posters")
+	placesShot(t, b, axe, "posters", "posters-title")
 
 	// A kiosk paired with the code the page shows, for the new location.
 	b.do(chromedp.Click(chromedp.ID("nav-kiosks")))
@@ -82,7 +82,7 @@ func TestDashboardPlaces(t *testing.T) {
 	kioskRow := `document.querySelector('#kiosk-list tr[data-kiosk="` + pairing.Kiosk.ID + `"]')`
 	b.waitFor("the kiosk listed online", `(() => { const r = `+kioskRow+`; return !!r && r.innerText.includes("Online") &&
 		r.innerText.includes("3 reports waiting") && r.innerText.includes("e2e-1") && r.innerText.includes(`+jsString(name)+`); })()`, 10*time.Second)
-	placesShot(t, b, axe, "kiosks")
+	placesShot(t, b, axe, "kiosks", "pairing")
 
 	// Deleting the location says what it revokes, and does it.
 	b.do(chromedp.Click(chromedp.ID("nav-locations")))
@@ -96,7 +96,7 @@ func TestDashboardPlaces(t *testing.T) {
 		}
 	}
 	b.phone()
-	placesShot(t, b, axe, "locations-confirm")
+	placesShot(t, b, axe, "locations-confirm", "confirm-delete")
 	b.do(chromedp.Click(chromedp.ID("confirm-delete-yes")))
 	b.waitFor("the location gone", `!`+row+` && document.getElementById("sessions-status").textContent.includes("Deleted the location")`, 10*time.Second)
 	if err := kiosk.Heartbeat(t.Context(), feedback.Heartbeat{AppVersion: "e2e-1"}); err == nil {
@@ -104,10 +104,10 @@ func TestDashboardPlaces(t *testing.T) {
 	}
 }
 
-// placesShot saves screenshots of the page at the screen's size and at
-// a phone's (or a desktop's, after a phone's), and checks both with
-// axe-core and for fitting the width.
-func placesShot(t *testing.T, b *browser, axe, name string) {
+// placesShot saves screenshots of the page at a desktop's size and at
+// a phone's, scrolled to the element id ("" for the top), and checks
+// both with axe-core and for fitting the width.
+func placesShot(t *testing.T, b *browser, axe, name, id string) {
 	t.Helper()
 	sizes := []struct {
 		suffix string
@@ -118,7 +118,7 @@ func placesShot(t *testing.T, b *browser, axe, name string) {
 	}
 	for _, size := range sizes {
 		size.set()
-		b.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0)`))
+		b.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.getElementById(` + jsString(id) + `)?.scrollIntoView()`))
 		png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
 		if err != nil {
 			t.Fatalf("screenshot: %v", err)
