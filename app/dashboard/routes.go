@@ -38,6 +38,12 @@ type route struct {
 var routes = []*route{
 	{name: "overview", workspace: true, path: "", title: "Dashboard · Feedback", nav: "Overview",
 		page: func(s *Shell) app.UI { return &overviewPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "locations", workspace: true, path: "locations", title: "Locations · Feedback", nav: "Locations",
+		page: func(s *Shell) app.UI { return &locationsPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "posters", workspace: true, path: "posters", title: "Posters · Feedback", nav: "Posters",
+		page: func(s *Shell) app.UI { return &postersPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "kiosks", workspace: true, path: "kiosks", title: "Kiosks · Feedback", nav: "Kiosks",
+		page: func(s *Shell) app.UI { return &kiosksPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "security", path: "security", title: "Security · Feedback", nav: "Security settings",
 		page: func(s *Shell) app.UI { return &securityPage{Shell: s} }},
 }
