@@ -81,38 +81,6 @@ func (s *Store) EventPosition(ctx context.Context, workspaceID string) (_ int64,
 // transactions that were running when it began.
 const settleWait = 2 * time.Second
 
-// settleEvents waits until every transaction that was running when it
-// was called has ended, for at most settleWait, so that a read of events
-// that follows sees every event committed before the call (the events
-// of later transactions may still wait behind the horizon). Transactions
-// end within milliseconds; a long one elsewhere in the database only
-// delays what the reader sees, by settleWait and then until it ends.
-func (s *Store) settleEvents(ctx context.Context) error {
-	if s.dialect.EventSnapshot == "" {
-		return nil
-	}
-	var horizon, target int64
-	if err := s.db.QueryRow(ctx, s.dialect.EventSnapshot).Scan(&horizon, &target); err != nil {
-		return err
-	}
-	t := time.NewTimer(settleWait)
-	defer t.Stop()
-	for horizon < target {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-t.C:
-			return nil
-		case <-time.After(time.Millisecond):
-		}
-		var next int64
-		if err := s.db.QueryRow(ctx, s.dialect.EventSnapshot).Scan(&horizon, &next); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // appendEvent writes an event of kind typ whose data is v as JSON, in
 // the transaction that made the change it reports.
 func (s *Store) appendEvent(ctx context.Context, tx Conn, workspaceID, typ string, v any) error {

@@ -77,6 +77,7 @@ type Store struct {
 	pipe    Pipeliner   // db's pipeline, or nil
 	onDue   atomic.Pointer[func()]
 	onEvent atomic.Pointer[func(string, int64)]
+	settle  settler // the shared waits of readers of events
 }
 
 // New returns a Store that runs its queries on db.
