@@ -24,6 +24,7 @@ type Store interface {
 	SurveyStore
 	SubmissionStore
 	SummaryStore
+	ExportStore
 	WebhookStore
 	DeliveryStore
 	EventStore
@@ -161,6 +162,21 @@ type SummaryStore interface {
 	// responses and the count of the survey responses created in [from,
 	// to). Locations without one are left out.
 	Summary(ctx context.Context, workspaceID string, from, to time.Time) ([]feedback.LocationSummary, error)
+}
+
+// ExportStore walks whole lists for exports.
+type ExportStore interface {
+	// EachHygiene calls fn with every hygiene submission that
+	// HygieneSubmissions lists for p's filters and cursor, in its order,
+	// a batch at a time, and stops at fn's first error. Memory stays
+	// that of one batch, and no statement is open while fn runs.
+	EachHygiene(ctx context.Context, workspaceID string, p feedback.ListParams, fn func([]feedback.HygieneSubmission) error) error
+	// EachReviewResponse is EachHygiene for a review's responses.
+	// Returns feedback.ENotFound if the review does not exist.
+	EachReviewResponse(ctx context.Context, workspaceID, reviewID string, p feedback.ListParams, fn func([]feedback.ReviewResponse) error) error
+	// EachSurveyResponse is EachHygiene for a survey's responses.
+	// Returns feedback.ENotFound if the survey does not exist.
+	EachSurveyResponse(ctx context.Context, workspaceID, surveyID string, p feedback.ListParams, fn func([]feedback.SurveyResponse) error) error
 }
 
 // WebhookStore keeps webhook subscriptions.

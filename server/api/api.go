@@ -95,6 +95,7 @@ func (s *Server) Routes() chi.Router {
 		s.registerEventRoutes(r)
 		s.registerKioskRoutes(r)
 		s.registerSummaryRoutes(r)
+		s.registerExportRoutes(r)
 		s.registerLiveRoutes(r)
 		s.registerAccountRoutes(r)
 	})

@@ -43,12 +43,18 @@ func (s *Store) HygieneSubmissions(ctx context.Context, workspaceID string, p fe
 	if !canonical(&workspaceID) || (p.LocationID != "" && !canonical(&p.LocationID)) {
 		return []feedback.HygieneSubmission{}, 0, nil
 	}
+	return list(ctx, s, workspaceID, hygieneQuery(p), p, scanHygiene)
+}
+
+// hygieneQuery returns the list query of the hygiene submissions that
+// match p's location.
+func hygieneQuery(p feedback.ListParams) listQuery {
 	q := listQuery{table: "hygiene_submissions", columns: hygieneColumns, counter: &counter{hygieneCount, wholeWorkspace}}
 	if p.LocationID != "" {
 		q.where, q.args = " AND location_id = $4", []any{p.LocationID}
 		q.counter = &counter{hygieneLocationCount, p.LocationID}
 	}
-	return list(ctx, s, workspaceID, q, p, scanHygiene)
+	return q
 }
 
 func scanHygiene(r Row) (feedback.HygieneSubmission, error) {

@@ -69,9 +69,13 @@ func (s *Store) ReviewResponses(ctx context.Context, workspaceID, reviewID strin
 	if err := formExists(ctx, s.db, "reviews", "review", &workspaceID, &reviewID); err != nil {
 		return nil, 0, err
 	}
-	return list(ctx, s, workspaceID, listQuery{table: "review_responses", columns: reviewResponseColumns,
-		where: " AND review_id = $4", args: []any{reviewID}, counter: &counter{reviewResponseCount, reviewID}},
-		p, scanReviewResponse)
+	return list(ctx, s, workspaceID, reviewResponseQuery(reviewID), p, scanReviewResponse)
+}
+
+// reviewResponseQuery returns the list query of a review's responses.
+func reviewResponseQuery(reviewID string) listQuery {
+	return listQuery{table: "review_responses", columns: reviewResponseColumns,
+		where: " AND review_id = $4", args: []any{reviewID}, counter: &counter{reviewResponseCount, reviewID}}
 }
 
 // SurveyResponses returns a page of a survey's responses filtered by
@@ -81,9 +85,13 @@ func (s *Store) SurveyResponses(ctx context.Context, workspaceID, surveyID strin
 	if err := formExists(ctx, s.db, "surveys", "survey", &workspaceID, &surveyID); err != nil {
 		return nil, 0, err
 	}
-	return list(ctx, s, workspaceID, listQuery{table: "survey_responses", columns: surveyResponseColumns,
-		where: " AND survey_id = $4", args: []any{surveyID}, counter: &counter{surveyResponseCount, surveyID}},
-		p, scanSurveyResponse)
+	return list(ctx, s, workspaceID, surveyResponseQuery(surveyID), p, scanSurveyResponse)
+}
+
+// surveyResponseQuery returns the list query of a survey's responses.
+func surveyResponseQuery(surveyID string) listQuery {
+	return listQuery{table: "survey_responses", columns: surveyResponseColumns,
+		where: " AND survey_id = $4", args: []any{surveyID}, counter: &counter{surveyResponseCount, surveyID}}
 }
 
 // formExists returns feedback.ENotFound unless the review or survey

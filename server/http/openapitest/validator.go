@@ -82,12 +82,18 @@ func New(t testing.TB, doc []byte) *Validator {
 	return v
 }
 
+// ndjson registers the NDJSON decoder once.
+var ndjson sync.Once
+
 // Load is like [New] without a test: it returns the document's error, and
 // the transports of the Validator it returns report a mismatch as the
 // error of RoundTrip instead of failing a test. A suite can Load one
 // Validator in TestMain, hand each test a view made by [Validator.For],
 // and check the coverage of all of them at the end.
 func Load(doc []byte) (*Validator, error) {
+	ndjson.Do(func() { // the exports' NDJSON is a string to the document
+		openapi3filter.RegisterBodyDecoder("application/x-ndjson", openapi3filter.PlainBodyDecoder)
+	})
 	loader := openapi3.NewLoader()
 	d, err := loader.LoadFromData(doc)
 	if err != nil {

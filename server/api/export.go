@@ -1,0 +1,246 @@
+package api
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/feedbackhq/feedback/server/http/request"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+func (s *Server) registerExportRoutes(r chi.Router) {
+	r.Get("/hygiene/export", s.handle(s.handleHygieneExport))
+	r.Get("/review/{id}/responses/export", s.handle(s.handleReviewExport))
+	r.Get("/surveys/{id}/responses/export", s.handle(s.handleSurveyExport))
+}
+
+// Export formats.
+const (
+	formatCSV    = "csv"
+	formatNDJSON = "ndjson"
+)
+
+// exportWait is how long one batch of an export may take to reach the
+// client: the server's write timeout is for requests, and an export of
+// a million rows takes longer than one.
+const exportWait = time.Minute
+
+// parseExport reads the format and the list filters of an export; it
+// takes no page: an export is the whole filtered list (after cursor).
+func parseExport(q url.Values, filters ...string) (string, feedback.ListParams, error) {
+	q = cloneQuery(q)
+	var v feedback.Validator
+	format := formatCSV
+	if q.Has("format") {
+		format = q.Get("format")
+		v.Check(len(q["format"]) == 1, "format", "must be given once")
+		v.Check(format == formatCSV || format == formatNDJSON, "format", "must be csv or ndjson")
+		q.Del("format")
+	}
+	for _, name := range []string{feedback.ParamPage, feedback.ParamPerPage} {
+		v.Check(!q.Has(name), name, "is not a parameter of an export, which answers the whole list")
+	}
+	if err := v.ParamErr(); err != nil {
+		return "", feedback.ListParams{}, err
+	}
+	p, err := feedback.ParseListParams(q, filters...)
+	return format, p, err
+}
+
+// cloneQuery returns a copy of q that can be changed.
+func cloneQuery(q url.Values) url.Values {
+	c := make(url.Values, len(q))
+	for k, v := range q {
+		c[k] = v
+	}
+	return c
+}
+
+// export writes an export's rows as they come, CSV or NDJSON. Nothing is
+// written before the first batch (or the end): an error until then is
+// answered as a problem. An error after that aborts the response, so
+// that the client sees a broken transfer, never a short file that looks
+// whole.
+type export struct {
+	w        http.ResponseWriter
+	rc       *http.ResponseController
+	format   string
+	filename string
+	header   []string // the CSV header
+	buf      *bufio.Writer
+	csv      *csv.Writer
+	line     []byte
+}
+
+// newExport returns the export of a list named name (the file's name
+// without its extension) with the CSV header.
+func newExport(w http.ResponseWriter, format, name string, header []string) *export {
+	return &export{w: w, rc: http.NewResponseController(w), format: format, header: header,
+		filename: name + "-" + time.Now().UTC().Format("2006-01-02") + "." + format}
+}
+
+// start sends the status and the headers, and the CSV header, once.
+func (e *export) start() {
+	if e.buf != nil {
+		return
+	}
+	h := e.w.Header()
+	if e.format == formatCSV {
+		h.Set("Content-Type", "text/csv; charset=utf-8; header=present")
+	} else {
+		h.Set("Content-Type", "application/x-ndjson")
+	}
+	h.Set("Content-Disposition", `attachment; filename="`+e.filename+`"`)
+	h.Set("Cache-Control", "no-store")
+	e.w.WriteHeader(http.StatusOK)
+	e.buf = bufio.NewWriterSize(e.w, 64<<10)
+	if e.format == formatCSV {
+		e.csv = csv.NewWriter(e.buf)
+		e.check(e.csv.Write(e.header))
+	}
+}
+
+// row writes one item: its CSV record, or its JSON on a line.
+func (e *export) row(record []string, item any) {
+	if e.format == formatCSV {
+		e.check(e.csv.Write(record))
+		return
+	}
+	if a, ok := item.(feedback.JSONAppender); ok {
+		e.line = append(a.AppendJSON(e.line[:0]), '\n')
+	} else {
+		b, err := json.Marshal(item)
+		e.check(err)
+		e.line = append(append(e.line[:0], b...), '\n')
+	}
+	_, err := e.buf.Write(e.line)
+	e.check(err)
+}
+
+// batch starts the export if it has not started, and gives the next
+// batch exportWait to reach the client.
+func (e *export) batch() {
+	e.start()
+	_ = e.rc.SetWriteDeadline(time.Now().Add(exportWait))
+}
+
+// finish ends the export after its last batch, or answers err.
+func (e *export) finish(err error) error {
+	if err != nil && e.buf == nil {
+		return err // nothing was sent: a problem
+	}
+	e.check(err)
+	e.start() // an empty list is a header alone
+	if e.csv != nil {
+		e.csv.Flush()
+		e.check(e.csv.Error())
+	}
+	e.check(e.buf.Flush())
+	return nil
+}
+
+// check aborts the response on err, once rows were sent.
+func (e *export) check(err error) {
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// handleHygieneExport handles "GET /hygiene/export".
+func (s *Server) handleHygieneExport(w http.ResponseWriter, r *http.Request) error {
+	format, p, err := parseExport(r.URL.Query(), feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)
+	if err != nil {
+		return err
+	}
+	ws := request.WorkspaceID(r.Context())
+	names, err := s.locationNames(r, ws)
+	if err != nil {
+		return err
+	}
+	e := newExport(w, format, "hygiene", hygieneHeader)
+	return e.finish(s.store.EachHygiene(r.Context(), ws, p, func(items []feedback.HygieneSubmission) error {
+		e.batch()
+		for _, h := range items {
+			e.row(hygieneRecord(h, names), h)
+		}
+		return nil
+	}))
+}
+
+// handleReviewExport handles "GET /review/{id}/responses/export".
+func (s *Server) handleReviewExport(w http.ResponseWriter, r *http.Request) error {
+	id, err := request.PathID(r, "id")
+	if err != nil {
+		return err
+	}
+	format, p, err := parseExport(r.URL.Query(), feedback.ParamFrom, feedback.ParamTo, feedback.ParamCursor)
+	if err != nil {
+		return err
+	}
+	ws := request.WorkspaceID(r.Context())
+	names, err := s.locationNames(r, ws)
+	if err != nil {
+		return err
+	}
+	e := newExport(w, format, "review-responses", reviewHeader)
+	return e.finish(s.store.EachReviewResponse(r.Context(), ws, id, p, func(items []feedback.ReviewResponse) error {
+		e.batch()
+		for _, x := range items {
+			e.row(reviewRecord(x, names), x)
+		}
+		return nil
+	}))
+}
+
+// handleSurveyExport handles "GET /surveys/{id}/responses/export": one
+// CSV column per question.
+func (s *Server) handleSurveyExport(w http.ResponseWriter, r *http.Request) error {
+	id, err := request.PathID(r, "id")
+	if err != nil {
+		return err
+	}
+	format, p, err := parseExport(r.URL.Query(), feedback.ParamFrom, feedback.ParamTo, feedback.ParamCursor)
+	if err != nil {
+		return err
+	}
+	ws := request.WorkspaceID(r.Context())
+	survey, err := s.store.Survey(r.Context(), ws, id)
+	if err != nil {
+		return err
+	}
+	names, err := s.locationNames(r, ws)
+	if err != nil {
+		return err
+	}
+	e := newExport(w, format, "survey-responses", surveyHeader(survey.Questions))
+	return e.finish(s.store.EachSurveyResponse(r.Context(), ws, id, p, func(items []feedback.SurveyResponse) error {
+		e.batch()
+		for _, x := range items {
+			e.row(surveyRecord(x, survey.Questions, names), x)
+		}
+		return nil
+	}))
+}
+
+// locationNames returns the names of the workspace's locations by id.
+func (s *Server) locationNames(r *http.Request, ws string) (map[string]string, error) {
+	names := map[string]string{}
+	for page := 1; ; page++ {
+		ls, total, err := s.store.Locations(r.Context(), ws, feedback.ListParams{Page: page, PerPage: feedback.MaxPerPage})
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range ls {
+			names[l.ID] = l.Name
+		}
+		if len(ls) == 0 || page*feedback.MaxPerPage >= total || page >= feedback.MaxPage {
+			return names, nil
+		}
+	}
+}
