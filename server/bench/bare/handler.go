@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -18,6 +19,8 @@ type database interface {
 	insert(r *http.Request, ws, id, loc, poster string, rating int, tags []byte, now time.Time) error
 	// page returns the rows of one list page as JSON objects.
 	page(r *http.Request, ws string, limit, offset int) ([]row, error)
+	// export writes the whole list as CSV.
+	export(r *http.Request, ws string, w io.Writer) error
 }
 
 // row is one listed submission, with the fields the API answers.
@@ -45,6 +48,7 @@ func (h *handler) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Post("/q/{code}", h.ingest)
 	r.Get("/api/v1/hygiene", h.list)
+	r.Get("/api/v1/hygiene/export", h.export)
 	return r
 }
 

@@ -4,11 +4,15 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"fmt"
+	"io"
 	"net/http"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	_ "modernc.org/sqlite"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 const (
@@ -108,4 +112,30 @@ func (d lite) page(r *http.Request, ws string, limit, offset int) ([]row, error)
 	}
 	defer rows.Close()
 	return scanPage(rows)
+}
+
+// export runs COPY … TO STDOUT into w; the workspace id, a UUID the bare
+// server was started with, is written into the statement (COPY takes no
+// parameters).
+func (d pg) export(r *http.Request, ws string, w io.Writer) error {
+	if _, ok := feedback.ParseUUID(ws); !ok {
+		return fmt.Errorf("workspace %q is not a UUID", ws)
+	}
+	c, err := d.p.Acquire(r.Context())
+	if err != nil {
+		return err
+	}
+	defer c.Release()
+	_, err = c.Conn().PgConn().CopyTo(r.Context(), w,
+		"COPY ("+fmt.Sprintf(exportSQL, "'"+ws+"'")+") TO STDOUT WITH (FORMAT csv, HEADER)")
+	return err
+}
+
+func (d lite) export(r *http.Request, ws string, w io.Writer) error {
+	rs, err := d.r.QueryContext(r.Context(), fmt.Sprintf(exportSQL, "?"), ws)
+	if err != nil {
+		return err
+	}
+	defer rs.Close()
+	return writeCSV(w, rs)
 }

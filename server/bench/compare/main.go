@@ -68,6 +68,7 @@ func run(ctx context.Context, c config) error {
 		return st.hold(ctx)
 	}
 	results := map[string][]measure{}
+	exports := map[string][]exportRun{}
 	for rep := range c.reps {
 		for _, sc := range scenarios(c, st) {
 			for _, t := range st.targets(rep) {
@@ -82,8 +83,12 @@ func run(ctx context.Context, c config) error {
 				results[sc.name+"\x00"+t.name] = append(results[sc.name+"\x00"+t.name], m)
 			}
 		}
+		if err := st.exports(ctx, rep, exports); err != nil {
+			return err
+		}
 	}
 	printTable(os.Stdout, c, scenarios(c, st), results)
+	printExports(os.Stdout, exports)
 	fmt.Printf("\nfeedbackd memory: %s idle before the runs, %s peak (VmHWM)\n", st.idleRSS, strings.TrimSpace(st.peakRSS()))
 	return nil
 }
