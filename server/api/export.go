@@ -33,9 +33,18 @@ const exportWait = time.Minute
 
 // parseExport reads the format and the list filters of an export; it
 // takes no page: an export is the whole filtered list (after cursor).
-func parseExport(q url.Values, filters ...string) (string, feedback.ListParams, error) {
-	q = cloneQuery(q)
+// The workspace parameter was read by the session's authentication (a
+// download link cannot send the workspace header); a token's request
+// may name only the token's own workspace.
+func (s *Server) parseExport(r *http.Request, filters ...string) (string, feedback.ListParams, error) {
+	q := cloneQuery(r.URL.Query())
 	var v feedback.Validator
+	if q.Has("workspace") {
+		p, ws := request.PrincipalOf(r.Context()), q.Get("workspace")
+		v.Check(p.SessionID != "" || ws == p.WorkspaceID || ws == s.slugOf(r, p.WorkspaceID),
+			"workspace", "names another workspace than the API token's")
+		q.Del("workspace")
+	}
 	format := formatCSV
 	if q.Has("format") {
 		format = q.Get("format")
@@ -154,7 +163,7 @@ func (e *export) check(err error) {
 
 // handleHygieneExport handles "GET /hygiene/export".
 func (s *Server) handleHygieneExport(w http.ResponseWriter, r *http.Request) error {
-	format, p, err := parseExport(r.URL.Query(), feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)
+	format, p, err := s.parseExport(r, feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)
 	if err != nil {
 		return err
 	}
@@ -179,7 +188,7 @@ func (s *Server) handleReviewExport(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	format, p, err := parseExport(r.URL.Query(), feedback.ParamFrom, feedback.ParamTo, feedback.ParamCursor)
+	format, p, err := s.parseExport(r, feedback.ParamFrom, feedback.ParamTo, feedback.ParamCursor)
 	if err != nil {
 		return err
 	}
@@ -205,7 +214,7 @@ func (s *Server) handleSurveyExport(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	format, p, err := parseExport(r.URL.Query(), feedback.ParamFrom, feedback.ParamTo, feedback.ParamCursor)
+	format, p, err := s.parseExport(r, feedback.ParamFrom, feedback.ParamTo, feedback.ParamCursor)
 	if err != nil {
 		return err
 	}

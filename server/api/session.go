@@ -73,8 +73,9 @@ func (s *Server) chooseWorkspace(r *http.Request, user *server.User) (*feedback.
 		return nil, err
 	}
 	want := strings.TrimSpace(r.Header.Get(WorkspaceHeader))
-	if want == "" && apiPath(r) == "/live" {
-		// A browser cannot send the header with a WebSocket.
+	if want == "" && (apiPath(r) == "/live" || strings.HasSuffix(apiPath(r), "/export")) {
+		// A browser cannot send the header with a WebSocket, nor with a
+		// download link (which streams a large export to disk).
 		want = strings.TrimSpace(r.URL.Query().Get("workspace"))
 	}
 	if want == "" && len(ms) == 1 {

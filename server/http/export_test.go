@@ -114,7 +114,7 @@ func TestExportResponses(t *testing.T) {
 		submit(t, ts, f.SPoster.Code, map[string]any{"id": feedback.NewID(), "answers": map[string]any{"overall": 4, "why": "b"}}).expect(t, 201, "")
 		submit(t, ts, f.RPoster.Code, map[string]any{"id": feedback.NewID(), "rating": 5, "comment": "+1 great"}).expect(t, 201, "")
 
-		r := ts.do(t, req{method: "GET", path: "/api/v1/surveys/" + f.Survey.ID + "/responses/export", token: f.Token}).expect(t, 200, "")
+		r := ts.do(t, req{method: "GET", path: "/api/v1/surveys/" + f.Survey.ID + "/responses/export?workspace=" + f.WS.Slug, token: f.Token}).expect(t, 200, "")
 		rows, err := csv.NewReader(bytes.NewReader(r.Body)).ReadAll()
 		if err != nil || len(rows) != 2 {
 			t.Fatalf("%d rows, %v:\n%s", len(rows), err, r.Body)
@@ -133,6 +133,7 @@ func TestExportResponses(t *testing.T) {
 			"/api/v1/hygiene/export?format=xml":                         string(feedback.EInvalidParameter),
 			"/api/v1/hygiene/export?page=2":                             string(feedback.EInvalidParameter),
 			"/api/v1/hygiene/export?from=yesterday":                     string(feedback.EInvalidParameter),
+			"/api/v1/hygiene/export?workspace=" + other.WS.Slug:         string(feedback.EInvalidParameter),
 			"/api/v1/surveys/" + other.Survey.ID + "/responses/export":  string(feedback.ENotFound),
 			"/api/v1/review/" + other.Review.ID + "/responses/export":   string(feedback.ENotFound),
 			"/api/v1/surveys/" + feedback.NewID() + "/responses/export": string(feedback.ENotFound),
