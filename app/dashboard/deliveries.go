@@ -142,7 +142,7 @@ var statusWords = map[feedback.DeliveryStatus]string{
 func (p *webhooksPage) renderDelivery(d feedback.WebhookDelivery) app.UI {
 	b := app.Button().Type("button").Class("inline").Text("Redeliver").
 		Aria("label", "Redeliver the "+d.EventType+" event of "+d.CreatedAt.Time.Local().Format("15:04:05")).
-		OnClick(func(ctx app.Context, e app.Event) { p.redeliver(d) })
+		OnClick(func(ctx app.Context, e app.Event) { p.redeliver(d) }, app.EventScope(d.ID))
 	if p.log.busy != "" {
 		b = b.Disabled(true)
 	}

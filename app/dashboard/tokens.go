@@ -92,7 +92,7 @@ func (p *tokensPage) create(ctx app.Context, e app.Event) {
 	p.busy, p.notice, p.problem, p.fresh = true, "", "", nil
 	p.async(func(c context.Context) func(app.Context) {
 		t, err := p.api.CreateToken(c, name)
-		err = explain(err)
+		err = explainFields(err)
 		return func(ctx app.Context) {
 			p.busy = false
 			if p.failed(err, "The token was not created: ") {

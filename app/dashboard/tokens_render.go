@@ -18,7 +18,7 @@ func (p *tokensPage) Render() app.UI {
 		app.P().Text("An API token lets an integration read and change this workspace's data through the REST API. Give each integration its own token, so that you can revoke it alone."),
 		app.P().ID("tokens-status").Role("status").TabIndex(-1).Text(p.statusText()),
 		problemBox("tokens-problem", p.problem),
-		app.If(p.fresh != nil, p.renderFresh),
+		slot(p.fresh != nil, p.renderFresh),
 		p.renderCreate(),
 		app.If(p.loaded && len(p.items) > 0, p.renderTable),
 	)
@@ -107,11 +107,11 @@ func (p *tokensPage) renderTokenState(t feedback.APIToken) app.UI {
 		return app.Span().Class("revoked").Body(app.Text("Revoked "), timeOf(t.RevokedAt.Time))
 	case p.asking == t.ID:
 		return confirmBox("confirm-revoke", "Revoke “"+t.Name+"”? Every request with it is refused at once; this cannot be undone.",
-			"Revoke token", func() { p.revoke(t) }, func() { p.asking = ""; focusLater(p.ui, "revoke-"+t.ID) })
+			t.ID, "Revoke token", func() { p.revoke(t) }, func() { p.asking = ""; focusLater(p.ui, "revoke-"+t.ID) })
 	}
 	b := app.Button().ID("revoke-"+t.ID).Type("button").Class("revoke").Text("Revoke").
 		Aria("label", "Revoke the token "+t.Name).
-		OnClick(func(ctx app.Context, e app.Event) { p.ask(t) })
+		OnClick(func(ctx app.Context, e app.Event) { p.ask(t) }, app.EventScope(t.ID))
 	if p.busy {
 		b = b.Disabled(true)
 	}

@@ -138,7 +138,7 @@ func (p *webhooksPage) create(ctx app.Context, e app.Event) {
 	p.busy, p.notice, p.problem, p.secret = true, "", "", nil
 	p.async(func(c context.Context) func(app.Context) {
 		w, err := p.api.CreateWebhook(c, in)
-		err = explain(err)
+		err = explainFields(err)
 		return func(ctx app.Context) {
 			p.busy = false
 			if p.failed(err, "The webhook was not created: ") {

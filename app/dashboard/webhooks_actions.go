@@ -19,7 +19,7 @@ func (p *webhooksPage) update(w feedback.WebhookSubscription, in feedback.Webhoo
 	p.busy, p.asking, p.notice, p.problem = true, "", "", ""
 	p.async(func(c context.Context) func(app.Context) {
 		_, err := p.api.UpdateWebhook(c, w.ID, in)
-		err = explain(err)
+		err = explainFields(err)
 		return func(ctx app.Context) {
 			p.busy = false
 			if p.failed(err, "The webhook was not changed: ") {

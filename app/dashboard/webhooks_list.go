@@ -41,15 +41,15 @@ func (p *webhooksPage) renderWebhookActions(w feedback.WebhookSubscription) app.
 	switch p.asking {
 	case "delete:" + w.ID:
 		return confirmBox("confirm-delete", "Delete the webhook to "+w.URL+"? No more events are sent to it, and its delivery log goes with it.",
-			"Delete webhook", func() { p.remove(w) }, func() { p.asking = ""; focusLater(p.ui, "webhooks-status") })
+			w.ID, "Delete webhook", func() { p.remove(w) }, func() { p.asking = ""; focusLater(p.ui, "webhooks-status") })
 	case "rotate:" + w.ID:
 		return confirmBox("confirm-rotate", "Give the webhook to "+w.URL+" a new secret? The old one keeps signing for 24 hours.",
-			"Rotate secret", func() { p.rotate(w) }, func() { p.asking = ""; focusLater(p.ui, "webhooks-status") })
+			w.ID, "Rotate secret", func() { p.rotate(w) }, func() { p.asking = ""; focusLater(p.ui, "webhooks-status") })
 	}
 	on := w.DisabledAt == nil
 	button := func(id, text, label string, click func(ctx app.Context)) app.UI {
 		b := app.Button().ID(id+"-"+w.ID).Type("button").Class("inline").Text(text).Aria("label", label+" "+w.URL).
-			OnClick(func(ctx app.Context, e app.Event) { click(ctx) })
+			OnClick(func(ctx app.Context, e app.Event) { click(ctx) }, app.EventScope(w.ID))
 		if p.busy {
 			b = b.Disabled(true)
 		}

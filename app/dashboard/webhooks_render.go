@@ -19,9 +19,9 @@ func (p *webhooksPage) Render() app.UI {
 		}),
 		app.P().ID("webhooks-status").Role("status").TabIndex(-1).Text(p.statusText()),
 		problemBox("webhooks-problem", p.problem),
-		app.If(p.secret != nil, p.renderSecret),
-		app.If(p.loaded && len(p.items) > 0, p.renderList),
-		app.If(p.log.id != "", p.renderLog),
+		slot(p.secret != nil, p.renderSecret),
+		slot(p.loaded && len(p.items) > 0, p.renderList),
+		slot(p.log.id != "", p.renderLog),
 		app.If(write, p.renderCreate),
 	)
 }
@@ -91,7 +91,7 @@ func (p *webhooksPage) renderCreate() app.UI {
 // eventBox is the checkbox of one event kind.
 func (p *webhooksPage) eventBox(id, kind, label string, disabled bool) app.UI {
 	in := app.Input().ID(id).Type("checkbox").Value(kind).Checked(p.form.events[kind]).
-		OnChange(func(ctx app.Context, e app.Event) { p.form.events[kind] = ctx.JSSrc().Get("checked").Bool() })
+		OnChange(func(ctx app.Context, e app.Event) { p.form.events[kind] = ctx.JSSrc().Get("checked").Bool() }, app.EventScope(kind))
 	if disabled {
 		in = in.Disabled(true)
 	}

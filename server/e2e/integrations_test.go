@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -62,12 +63,19 @@ func TestIntegrations(t *testing.T) {
 	if got := hygieneStatus(t, s, value); got != http.StatusUnauthorized {
 		t.Fatalf("GET /api/v1/hygiene with the revoked token: %d, want 401", got)
 	}
+	if got := hygieneStatus(t, s, s.token); got != http.StatusOK {
+		t.Fatalf("GET /api/v1/hygiene with the demo's token, which the page listed but was not asked to revoke: %d, want 200", got)
+	}
 	snap(t, b, "tokens-revoked-1280")
 
 	b.do(chromedp.Click(chromedp.ID("nav-webhooks")))
 	b.waitFor("the webhooks page", `document.getElementById("webhook-url")`, 30*time.Second)
 	b.waitText("This workspace has no webhook yet.", 10*time.Second)
 	checkA11y(t, b, axe, "webhooks, none yet")
+	refuseWebhook(t, b, "http://10.0.0.1/hook")
+	checkA11y(t, b, axe, "webhooks, a refusal")
+	snap(t, b, "webhooks-refused-1280")
+	b.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("webhook-url").value = ""`), chromedp.Click(chromedp.ID("event-all")))
 	url := rcv.url + "/hook"
 	secret := createWebhook(t, b, url)
 	checkA11y(t, b, axe, "webhooks, a secret shown once")
@@ -75,6 +83,7 @@ func TestIntegrations(t *testing.T) {
 	checkA11y(t, b, axe, "webhooks, the delivery log")
 	snap(t, b, "webhooks-log-1280")
 	redeliver(t, b, rcv)
+	rotateSecret(t, b, rcv, url, secret)
 	b.do(chromedp.Click(chromedp.CSS(`button[aria-label="Disable ` + url + `"]`)))
 	b.waitFor("the webhook disabled", `document.querySelector(".webhook .state-off")?.textContent.includes("disabled through the API")`, 20*time.Second)
 
@@ -85,7 +94,7 @@ func TestIntegrations(t *testing.T) {
 		b.waitFor("the list on "+page, `document.querySelector("#tokens tbody tr, #webhooks li")`, 30*time.Second)
 		if page == webhooksPage {
 			b.do(chromedp.Click(chromedp.CSS(`button[aria-label="Show the delivery log of ` + url + `"]`)))
-			b.waitFor("the log", `document.querySelectorAll("#deliveries .delivery").length === 1`, 20*time.Second)
+			b.waitFor("the log", `document.querySelectorAll("#deliveries .delivery").length === 2`, 20*time.Second)
 		}
 		checkFits(t, b, page+" (390 px)")
 		checkA11y(t, b, axe, page+" (390 px)")
@@ -131,6 +140,22 @@ func hygieneStatus(t *testing.T, s *server, token string) int {
 		t.Fatalf("GET /api/v1/hygiene: %v", err)
 	}
 	return http.StatusOK
+}
+
+// refuseWebhook tries to subscribe a private address, which the
+// service refuses, and checks that the page says why. The form keeps
+// what was typed.
+func refuseWebhook(t *testing.T, b *browser, url string) {
+	t.Helper()
+	b.do(chromedp.SendKeys(chromedp.ID("webhook-url"), url), chromedp.Click(chromedp.ID("event-all")),
+		chromedp.Click(chromedp.ID("webhook-create")))
+	b.waitFor("the refusal", `document.getElementById("webhooks-problem")?.textContent.includes("The webhook was not created:")`, 20*time.Second)
+	if text := eval[string](b, `document.getElementById("webhooks-problem").textContent`); !strings.Contains(text, "url") || !strings.Contains(text, "10.0.0.1") {
+		t.Errorf("the page explains the refusal as %q, without the url's reason", text)
+	}
+	if got := eval[string](b, `document.getElementById("webhook-url").value`); got != url {
+		t.Errorf("after the refusal the URL field holds %q, want what was typed, %q", got, url)
+	}
 }
 
 // createWebhook subscribes url to webhook.test in the page and returns
@@ -181,6 +206,37 @@ func redeliver(t *testing.T, b *browser, rcv *receiver) {
 	got := rcv.received()
 	if len(got) != 2 || got[0].id != got[1].id {
 		t.Errorf("the receiver got %d requests (%+v), want the delivery twice with one webhook-id", len(got), got)
+	}
+}
+
+// rotateSecret gives the webhook a new secret in the page, which asks
+// first and shows it once, then sends a test event and checks that it is
+// signed with the new secret (and, for a day, the old one too).
+func rotateSecret(t *testing.T, b *browser, rcv *receiver, url, old string) {
+	t.Helper()
+	b.do(chromedp.Click(chromedp.CSS(`button[aria-label="Rotate the secret of ` + url + `"]`)))
+	b.waitFor("the question", `document.activeElement?.id === "confirm-rotate-q"`, 5*time.Second)
+	b.do(chromedp.Click(chromedp.ID("confirm-rotate-yes")))
+	b.waitFor("the new secret", `document.getElementById("new-secret-title")?.textContent === "Secret rotated"`, 20*time.Second)
+	secret := eval[string](b, `document.getElementById("new-secret-value").value`)
+	if secret == old || !strings.HasPrefix(secret, "whsec_") {
+		t.Fatalf("the page shows the rotated secret %q (the old one was %q)", secret, old)
+	}
+	b.do(chromedp.Click(chromedp.CSS(`button[aria-label="Send a test event to ` + url + `"]`)))
+	b.waitFor("two deliveries in the log", `document.querySelectorAll("#deliveries .delivery-succeeded").length === 2`, 30*time.Second)
+	got := rcv.received()
+	if len(got) != 3 {
+		t.Fatalf("the receiver got %d requests, want 3", len(got))
+	}
+	r := got[2]
+	key, err := webhook.SecretKey(secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := strconv.ParseInt(r.timestamp, 10, 64)
+	want := webhook.Sign([][]byte{key}, r.id, time.Unix(ts, 0), r.body)
+	if !slices.Contains(strings.Fields(r.signature), want) {
+		t.Errorf("webhook-signature %q lacks %q, the signature with the rotated secret", r.signature, want)
 	}
 }
 
