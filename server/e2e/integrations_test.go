@@ -35,8 +35,9 @@ const (
 // from the page and read the API with it, revoke it and see the API
 // refuse it; create a webhook to a receiver of the test, send a test
 // event from the page and see its delivery, signed with the secret the
-// page showed, in the page's log and at the receiver, then redeliver it
-// and disable the webhook. Each page passes axe-core and fits a phone.
+// page showed, in the page's log and at the receiver, then redeliver it,
+// rotate the secret, disable, enable and delete the webhook. Each page
+// passes axe-core and fits a phone.
 func TestIntegrations(t *testing.T) {
 	needBrowser(t)
 	axe := axeScript(t)
@@ -100,6 +101,15 @@ func TestIntegrations(t *testing.T) {
 		checkA11y(t, b, axe, page+" (390 px)")
 		snap(t, b, filepath.Base(page)+"-390")
 	}
+
+	b.do(chromedp.Click(chromedp.CSS(`button[aria-label="Enable ` + url + `"]`)))
+	b.waitFor("the webhook enabled", `document.querySelector(".webhook .state-on")?.textContent === "Enabled"`, 20*time.Second)
+	b.do(chromedp.Click(chromedp.CSS(`button[aria-label="Delete the webhook to ` + url + `"]`)))
+	b.waitFor("the question", `document.activeElement?.id === "confirm-delete-q"`, 5*time.Second)
+	checkA11y(t, b, axe, "webhooks, deletion asked (390 px)")
+	b.do(chromedp.Click(chromedp.ID("confirm-delete-yes")))
+	b.waitText("Deleted the webhook to "+url+".", 20*time.Second)
+	b.waitFor("the list empty", `!document.querySelector("#webhooks li") && !document.getElementById("delivery-log")`, 10*time.Second)
 }
 
 // createToken creates a token named name in the page and returns the
