@@ -43,9 +43,7 @@ func TestIntegrations(t *testing.T) {
 	axe := axeScript(t)
 	t.Parallel()
 	rcv := startReceiver(t)
-	s := startSignInServer(t)
-	s.stop() // webhooks may reach the test's loopback receiver over http
-	s.startWith(env.webA, append(slices.Clone(s.flags), "--webhook-allow", "127.0.0.0/8")...)
+	s := startSignInServer(t, "--webhook-allow", "127.0.0.0/8") // the receiver is on the loopback, over http
 	b := newBrowser(t)
 	b.do(chromedp.EmulateViewport(1280, 800))
 	b.do(chromedp.Navigate(s.base + "/auth/login?return_to=" + tokensPage))
