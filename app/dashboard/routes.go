@@ -46,6 +46,10 @@ var routes = []*route{
 		page: func(s *Shell) app.UI { return &kiosksPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "security", path: "security", title: "Security · Feedback", nav: "Security settings",
 		page: func(s *Shell) app.UI { return &securityPage{Shell: s} }},
+	{name: "tokens", workspace: true, path: tokensPath, title: "API tokens · Integrations · Feedback", nav: "API tokens",
+		page: func(s *Shell) app.UI { return &tokensPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "webhooks", workspace: true, path: webhooksPath, title: "Webhooks · Integrations · Feedback", nav: "Webhooks",
+		page: func(s *Shell) app.UI { return &webhooksPage{Shell: s, Workspace: s.workspace()} }},
 }
 
 // missingTitle is the document title of a path below a workspace or the

@@ -25,9 +25,10 @@ const (
 )
 
 // startSignInServer starts feedbackd, as startServer does, with
-// dashboard sign-in through a test provider. Its address is chosen
-// first, since the provider must know the redirect URL.
-func startSignInServer(t *testing.T) *server {
+// dashboard sign-in through a test provider and the extra serve flags.
+// Its address is chosen first, since the provider must know the
+// redirect URL.
+func startSignInServer(t *testing.T, extra ...string) *server {
 	t.Helper()
 	dir := t.TempDir()
 	addr := freeAddr(t)
@@ -36,7 +37,7 @@ func startSignInServer(t *testing.T) *server {
 	issuer := oidctest.Start(t, oidctest.Client{ID: opClientID, Secret: opClientSecret, Redirect: s.base + "/auth/callback",
 		PostLogout: s.base + "/auth/signed-out"})
 	s.seed()
-	s.startWith(env.webA, "--oidc-issuer", issuer, "--oidc-client-id", opClientID, "--oidc-client-secret", opClientSecret)
+	s.startWith(env.webA, append([]string{"--oidc-issuer", issuer, "--oidc-client-id", opClientID, "--oidc-client-secret", opClientSecret}, extra...)...)
 	t.Cleanup(func() {
 		s.stop()
 		if t.Failed() {

@@ -19,3 +19,15 @@ type APIToken struct {
 	LastUsedAt *Time  `json:"last_used_at"`
 	RevokedAt  *Time  `json:"revoked_at"`
 }
+
+// NewAPIToken is the answer to POST /tokens: the token with its value,
+// which no later request answers.
+type NewAPIToken struct {
+	APIToken
+	Token string `json:"token"`
+}
+
+// TokenInput is the body of POST /tokens.
+type TokenInput struct {
+	Name string `json:"name"`
+}
