@@ -5,7 +5,6 @@ import (
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
-	"github.com/feedbackhq/feedback/shared/client"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -17,14 +16,6 @@ const (
 	tokensPath   = "integrations/tokens"
 	webhooksPath = "integrations/webhooks"
 )
-
-// workspaceAPI returns the API as the signed-in user in the workspace
-// slug.
-func workspaceAPI(slug string) *client.Client {
-	c := *api
-	c.Workspace = slug
-	return &c
-}
 
 // canWrite reports whether the role may change webhooks (and the other
 // things an admin manages): viewers only read.

@@ -160,7 +160,7 @@ func (p *kiosksPage) renderRow(k feedback.Kiosk) app.UI {
 		app.Td().DataSet("label", "App version").Text(version),
 		app.Td().DataSet("label", "Last seen").Text(seen),
 		app.Td().Body(app.Button().Type("button").Class("inline", "danger").Aria("label", "Unpair "+name).Text("Unpair").
-			OnClick(func(ctx app.Context, e app.Event) { p.unpairing = k.ID; focusLater(ctx, "confirm-unpair") })),
+			OnClick(func(ctx app.Context, e app.Event) { p.unpairing = k.ID; focusLater(ctx, "confirm-unpair") }, app.EventScope(k.ID))),
 	)
 }
 
@@ -177,7 +177,7 @@ func (p *kiosksPage) renderConfirm() app.UI {
 	}
 	kiosk := *k
 	yes := disabledIf(app.Button().ID("confirm-unpair-yes").Type("button").Class("danger", "inline").Text("Unpair "+kioskName(kiosk)), p.busy).
-		OnClick(func(ctx app.Context, e app.Event) { p.unpair(ctx, kiosk) })
+		OnClick(func(ctx app.Context, e app.Event) { p.unpair(ctx, kiosk) }, app.EventScope(kiosk.ID))
 	queued := ""
 	if kiosk.QueueDepth > 0 {
 		queued = " It still holds " + plural(kiosk.QueueDepth, "report", "reports") + " not sent, which will be lost."

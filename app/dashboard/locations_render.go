@@ -94,9 +94,9 @@ func (p *locationsPage) renderRow(l feedback.Location) app.UI {
 				OnClick(func(ctx app.Context, e app.Event) {
 					p.renaming, p.renameTo, p.renameErr = l.ID, l.Name, ""
 					focusLater(ctx, "rename-input")
-				}),
+				}, app.EventScope(l.ID)),
 			app.Button().Type("button").Class("inline", "danger").Aria("label", "Delete "+l.Name).Text("Delete").
-				OnClick(func(ctx app.Context, e app.Event) { p.askDelete(ctx, l) }),
+				OnClick(func(ctx app.Context, e app.Event) { p.askDelete(ctx, l) }, app.EventScope(l.ID)),
 		),
 	)
 }
@@ -161,8 +161,8 @@ func (p *locationsPage) renderConfirm() app.UI {
 	if p.posters >= 0 {
 		posters = "its " + plural(p.posters, "active poster", "active posters")
 	}
-	del := app.Button().ID("confirm-delete-yes").Type("button").Class("danger", "inline").Text("Delete " + loc.Name).
-		OnClick(func(ctx app.Context, e app.Event) { p.remove(ctx, loc) })
+	del := app.Button().ID("confirm-delete-yes").Type("button").Class("danger", "inline").Text("Delete "+loc.Name).
+		OnClick(func(ctx app.Context, e app.Event) { p.remove(ctx, loc) }, app.EventScope(loc.ID))
 	if p.removing || p.posters < 0 {
 		del = del.Disabled(true)
 	}

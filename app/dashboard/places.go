@@ -175,14 +175,6 @@ func clearInput(id string) {
 	}
 }
 
-// problemBox shows why the last request failed, focusable so that the
-// focus can be moved to it.
-func problemBox(id, text string) app.UI {
-	return app.If(text != "", func() app.UI {
-		return app.Div().Class("errors").Role("alert").Body(app.P().ID(id).TabIndex(-1).Text(text))
-	})
-}
-
 // plural is n and the noun, in the plural unless n is 1.
 func plural(n int, one, many string) string {
 	if n == 1 {

@@ -124,7 +124,7 @@ func (p *postersPage) renderPoster(ps feedback.Poster) app.UI {
 			fileLink(&p.requests, p.api, "qr-download-"+ps.ID, p.api.PosterQRPath(ps.ID, atoi(size)), "qr-"+ps.ID+"-"+size+".png",
 				"Download the QR code (PNG)", true, fail).Aria("label", "Download the QR code of "+name+" as a PNG image"),
 			app.Button().Type("button").Class("inline", "danger").Aria("label", "Revoke "+name).Text("Revoke").
-				OnClick(func(ctx app.Context, e app.Event) { p.revoking = ps.ID; focusLater(ctx, "confirm-revoke") }),
+				OnClick(func(ctx app.Context, e app.Event) { p.revoking = ps.ID; focusLater(ctx, "confirm-revoke") }, app.EventScope(ps.ID)),
 		),
 		app.If(p.revoking == ps.ID, func() app.UI { return p.renderConfirm(ps, name) }),
 	)
@@ -133,7 +133,7 @@ func (p *postersPage) renderPoster(ps feedback.Poster) app.UI {
 // renderConfirm asks to confirm a revocation, saying what it does.
 func (p *postersPage) renderConfirm(ps feedback.Poster, name string) app.UI {
 	yes := app.Button().ID("confirm-revoke-yes").Type("button").Class("danger", "inline").Text("Revoke the poster")
-	yes = disabledIf(yes, p.busy).OnClick(func(ctx app.Context, e app.Event) { p.revoke(ctx, ps) })
+	yes = disabledIf(yes, p.busy).OnClick(func(ctx app.Context, e app.Event) { p.revoke(ctx, ps) }, app.EventScope(ps.ID))
 	return app.Div().ID("confirm-revoke").Class("confirm").Role("group").Aria("labelledby", "confirm-revoke-title").TabIndex(-1).Body(
 		app.H4().ID("confirm-revoke-title").Text("Revoke "+name+"?"),
 		app.P().Text("Its QR code stops opening the form at once; take the printed poster down. "+

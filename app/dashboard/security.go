@@ -183,7 +183,7 @@ func (p *securityPage) renderSession(s feedback.Session) app.UI {
 		label = "Revoke the session of this device and sign out"
 	}
 	b := app.Button().Type("button").Class("revoke").Text("Revoke").Aria("label", label).
-		OnClick(func(ctx app.Context, e app.Event) { p.revoke(s) })
+		OnClick(func(ctx app.Context, e app.Event) { p.revoke(s) }, app.EventScope(s.ID))
 	if p.sessions.busy != "" {
 		b = b.Disabled(true)
 	}

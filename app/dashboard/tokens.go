@@ -37,7 +37,7 @@ func (p *tokensPage) OnMount(ctx app.Context) {
 	if !app.IsClient || !isOwner(p.Workspace) {
 		return
 	}
-	p.api = workspaceAPI(p.Workspace.Slug)
+	p.api = workspaceAPI(p.Workspace)
 	p.load()
 }
 

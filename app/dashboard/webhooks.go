@@ -54,7 +54,7 @@ func (p *webhooksPage) OnMount(ctx app.Context) {
 	if !app.IsClient || p.Workspace == nil {
 		return
 	}
-	p.api = workspaceAPI(p.Workspace.Slug)
+	p.api = workspaceAPI(p.Workspace)
 	p.load()
 }
 
