@@ -38,6 +38,8 @@ type route struct {
 var routes = []*route{
 	{name: "overview", workspace: true, path: "", title: "Dashboard · Feedback", nav: "Overview",
 		page: func(s *Shell) app.UI { return &overviewPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "hygiene", workspace: true, path: "hygiene", title: "Hygiene reports · Feedback", nav: "Hygiene reports",
+		page: func(s *Shell) app.UI { return &hygienePage{Shell: s, Workspace: s.workspace()} }},
 	{name: "locations", workspace: true, path: "locations", title: "Locations · Feedback", nav: "Locations",
 		page: func(s *Shell) app.UI { return &locationsPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "posters", workspace: true, path: "posters", title: "Posters · Feedback", nav: "Posters",

@@ -1,0 +1,128 @@
+package dashboard
+
+import (
+	"context"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/feedbackhq/feedback/shared/client"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// hygienePerPage is how many reports a page of the list shows.
+const hygienePerPage = 50
+
+// hygienePage is a workspace's hygiene reports at /w/{slug}/hygiene: the
+// list filtered by location and by days, page by page, and the filtered
+// list's export as CSV or NDJSON. Shell is the frame it is shown in.
+type hygienePage struct {
+	app.Compo
+	requests
+	Shell     *Shell
+	Workspace *feedback.Membership
+
+	api     *client.Client
+	cat     catalog
+	filter  hygieneFilter
+	list    *feedback.Page[feedback.HygieneSubmission]
+	loading bool
+	problem string // why the last read failed
+}
+
+// hygieneFilter is what the list is filtered by: a location id, and the
+// first and last day (YYYY-MM-DD in the browser's time zone), "" for
+// any.
+type hygieneFilter struct {
+	location, from, to string
+	page               int
+}
+
+// OnMount reads the locations and the first page.
+func (p *hygienePage) OnMount(ctx app.Context) {
+	p.mount(ctx)
+	if !app.IsClient || p.Workspace == nil {
+		return
+	}
+	p.api = workspaceAPI(p.Workspace)
+	p.filter.page = 1
+	p.load()
+}
+
+// OnDismount cancels the page's requests.
+func (p *hygienePage) OnDismount() { p.dismount() }
+
+// params are the list parameters of the filter: its days from the start
+// of the first to the end of the last, in the browser's time zone.
+func (f hygieneFilter) params() feedback.ListParams {
+	lp := feedback.ListParams{Page: max(f.page, 1), PerPage: hygienePerPage, LocationID: f.location}
+	if t, err := time.ParseInLocation(time.DateOnly, f.from, time.Local); err == nil {
+		lp.From = &t
+	}
+	if t, err := time.ParseInLocation(time.DateOnly, f.to, time.Local); err == nil {
+		end := t.AddDate(0, 0, 1)
+		lp.To = &end
+	}
+	return lp
+}
+
+// exportHref is the download link of the filtered list in format: the
+// workspace is named in the query, as a link cannot send the header.
+func (p *hygienePage) exportHref(format string) string {
+	v := p.filter.params().Values()
+	v.Del(feedback.ParamPage)
+	v.Del(feedback.ParamPerPage)
+	v.Set("format", format)
+	v.Set("workspace", p.Workspace.Slug)
+	return "/api/v1/hygiene/export?" + v.Encode()
+}
+
+// load reads the locations once and the page of the filter; the list on
+// screen stays until the answer replaces it.
+func (p *hygienePage) load() {
+	if p.loading {
+		return
+	}
+	p.loading = true
+	lp, needCatalog := p.filter.params(), !p.cat.loaded
+	p.async(func(c context.Context) func(app.Context) {
+		var cat catalog
+		var err error
+		if needCatalog {
+			cat, err = readCatalog(c, p.api)
+		}
+		var page *feedback.Page[feedback.HygieneSubmission]
+		if err == nil {
+			page, err = p.api.Hygiene(c, lp)
+			err = explain(err)
+		}
+		return func(ctx app.Context) {
+			p.loading = false
+			switch {
+			case err != nil && isSignedOut(err):
+				p.Shell.endSession("Your session has ended. Sign in again.")
+			case err != nil:
+				p.problem = "The hygiene reports could not be loaded: " + err.Error()
+			default:
+				if needCatalog {
+					p.cat = cat
+				}
+				p.list, p.problem = page, ""
+			}
+		}
+	})
+}
+
+// refilter applies a changed filter from its first page.
+func (p *hygienePage) refilter(change func(f *hygieneFilter)) {
+	change(&p.filter)
+	p.filter.page = 1
+	p.load()
+}
+
+// turn shows page n of the filtered list.
+func (p *hygienePage) turn(ctx app.Context, n int) {
+	p.filter.page = n
+	p.load()
+	focusLater(ctx, "hygiene-status")
+}
