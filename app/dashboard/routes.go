@@ -44,6 +44,10 @@ var routes = []*route{
 		page: func(s *Shell) app.UI { return &postersPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "kiosks", workspace: true, path: "kiosks", title: "Kiosks · Feedback", nav: "Kiosks",
 		page: func(s *Shell) app.UI { return &kiosksPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "people", workspace: true, path: "people", title: "People · Feedback", nav: "People",
+		page: func(s *Shell) app.UI { return &peoplePage{Shell: s, Workspace: s.workspace()} }},
+	{name: "audit", workspace: true, path: "audit", title: "Audit log · Feedback", nav: "Audit log",
+		page: func(s *Shell) app.UI { return &auditPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "security", path: "security", title: "Security · Feedback", nav: "Security settings",
 		page: func(s *Shell) app.UI { return &securityPage{Shell: s} }},
 }
