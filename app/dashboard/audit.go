@@ -37,7 +37,7 @@ type auditPage struct {
 }
 
 // perPageChoices are the page sizes the page offers.
-var perPageChoices = []int{25, 50, 100, 200}
+var perPageChoices = []int{10, 25, 50, 100, 200}
 
 // OnMount reads the first page, when the user may read the log.
 func (p *auditPage) OnMount(ctx app.Context) {

@@ -109,13 +109,18 @@ func actorName(actor string) string {
 	return actor
 }
 
-// renderPaging moves to the newer and the older events.
+// renderPaging moves to the newer and the older events; the first page
+// has no newer ones, the last no older ones.
 func (p *auditPage) renderPaging() app.UI {
-	return app.Nav().ID("audit-paging").Class("buttons").Aria("label", "Pages of the audit log").Body(
-		disabledIf(app.Button().ID("audit-newer").Type("button").Class("inline").Text("Newer events"), p.page <= 1 || p.loading).
-			OnClick(func(ctx app.Context, e app.Event) { p.goTo(ctx, p.page-1) }),
+	return app.Nav().ID("audit-paging").Class("buttons", "paging").Aria("label", "Pages of the audit log").Body(
+		app.If(p.page > 1, func() app.UI {
+			return disabledIf(app.Button().ID("audit-newer").Type("button").Class("inline").Text("Newer events"), p.loading).
+				OnClick(func(ctx app.Context, e app.Event) { p.goTo(ctx, p.page-1) })
+		}),
 		app.Span().Text("Page "+strconv.Itoa(p.meta.Page)+" of "+strconv.Itoa(p.meta.Pages)),
-		disabledIf(app.Button().ID("audit-older").Type("button").Class("inline").Text("Older events"), p.page >= p.meta.Pages || p.loading).
-			OnClick(func(ctx app.Context, e app.Event) { p.goTo(ctx, p.page+1) }),
+		app.If(p.page < p.meta.Pages, func() app.UI {
+			return disabledIf(app.Button().ID("audit-older").Type("button").Class("inline").Text("Older events"), p.loading).
+				OnClick(func(ctx app.Context, e app.Event) { p.goTo(ctx, p.page+1) })
+		}),
 	)
 }

@@ -110,19 +110,42 @@ func TestDashboardPeople(t *testing.T) {
 		t.Errorf("the removed member still has %d workspaces", n)
 	}
 
+	// Five more links, for a second page of the audit log.
+	for range 5 {
+		b.do(chromedp.Click(chromedp.ID("create-invite")))
+		b.waitFor("another link", `!!document.getElementById("invite-link") && document.getElementById("invite-link").value !== `+jsString(link), 10*time.Second)
+		link = eval[string](b, `document.getElementById("invite-link").value`)
+	}
+
 	// The audit log tells what happened, newest first.
 	b.do(chromedp.Click(chromedp.ID("nav-audit")))
 	b.waitFor("the audit log", `document.querySelectorAll("#audit tbody tr").length > 0`, 20*time.Second)
-	got := eval[string](b, `[...document.querySelectorAll("#audit tbody tr")].map((r) => r.dataset.action).join(" ")`)
-	want := "member.removed member.role_changed member.joined session.signed_in member.invited"
-	if !strings.HasPrefix(got, want) {
-		t.Errorf("the audit log lists %q, want it to start with %q", got, want)
+	actions := `[...document.querySelectorAll("#audit tbody tr")].map((r) => r.dataset.action).join(" ")`
+	got := eval[string](b, actions)
+	want := strings.Repeat("member.invited ", 5) + "member.removed member.role_changed member.joined session.signed_in member.invited session.signed_in"
+	if got != want {
+		t.Errorf("the audit log lists %q, want %q", got, want)
 	}
 	what := eval[string](b, `document.querySelector("#audit tbody tr[data-action='member.role_changed'] .audit-what").textContent`)
 	if what != "Made "+opEmail2+" an admin" {
 		t.Errorf("the role change reads %q", what)
 	}
 	peopleShot(t, b, axe, "audit", "")
+
+	// Ten events a page: the oldest, the owner's sign-in, on the second.
+	b.do(chromedp.SetValue(chromedp.ID("audit-per-page"), "10"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("audit-per-page").dispatchEvent(new Event("change"))`),
+		chromedp.Click(chromedp.ID("audit-apply")))
+	b.waitFor("the first page", `document.getElementById("sessions-status").textContent === "Events 1 to 10 of 11."`, 10*time.Second)
+	b.do(chromedp.Click(chromedp.ID("audit-older")))
+	b.waitFor("the second page", `document.getElementById("sessions-status").textContent === "Events 11 to 11 of 11."`, 10*time.Second)
+	if got := eval[string](b, actions); got != "session.signed_in" {
+		t.Errorf("the second page lists %q, want the owner's sign-in", got)
+	}
+	if !eval[bool](b, `!document.getElementById("audit-older") && !!document.getElementById("audit-newer")`) {
+		t.Error("the last page offers older events, or no newer ones")
+	}
+	peopleShot(t, b, axe, "audit-page-2", "audit-title")
 
 	// Events of tomorrow on: none.
 	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
