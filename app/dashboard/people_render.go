@@ -14,7 +14,7 @@ func (p *peoplePage) Render() app.UI {
 	if p.denied {
 		role := ""
 		if p.Workspace != nil {
-			role = " Your role here: " + aRole(p.Workspace.Role) + "."
+			role = " You are " + aRole(p.Workspace.Role) + " here."
 		}
 		return app.Section().Class("places").Body(
 			title("People"),
