@@ -1,40 +1,67 @@
 package dashboard
 
 import (
+	"strings"
+
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// renderHeader shows the workspace, the navigation, the user and the way
-// out once the user is known, and only the product's name before.
+// renderHeader shows the workspace, the user and the way out once the
+// user is known, and only the product's name before.
 func (s *Shell) renderHeader() app.UI {
 	if s.status != ready {
 		return app.Header().Class("dash-header").Body(app.P().Class("dash-brand").Text("Feedback"))
 	}
 	ws := s.workspace()
 	return app.Header().Class("dash-header").Body(
+		app.A().Class("skip-link").Href("#main").Text("Skip to the page"),
 		app.P().Class("dash-brand").Body(
 			app.Text("Feedback"),
 			app.If(ws != nil, func() app.UI {
 				return app.Span().Body(app.Text(" · "), app.Span().ID("workspace-name").Class("dash-workspace").Text(ws.Name))
 			}),
 		),
-		app.Nav().Aria("label", "Dashboard").Body(app.Ul().Body(
-			s.navLinks(ws)...,
-		)),
 		app.P().Class("dash-user").Body(app.Text("Signed in as "), app.Span().ID("user-email").Class("dash-email").Text(s.me.Email)),
 		s.renderSignOut(),
 	)
 }
 
-// navLinks are the links of the routes in the navigation, the current
-// page marked; a workspace's pages have links only when the user can
-// open the workspace. They are rendered in the browser only (the header
-// needs the user).
-func (s *Shell) navLinks(ws *feedback.Membership) []app.UI {
+// navGroups are the navigation's groups, in its order.
+var navGroups = []string{"Feedback", "Places", "Settings"}
+
+// renderNav is the navigation: the routes' links by group, the current
+// page marked; beside the page on a wide screen, above it on a phone.
+// It is rendered in the browser only, once the user is known (a
+// workspace's pages have links only when the user can open it).
+func (s *Shell) renderNav() app.UI {
+	if s.status != ready {
+		return app.If(false, nil)
+	}
+	ws := s.workspace()
+	var groups []app.UI
+	for _, g := range navGroups {
+		links := s.navLinks(ws, g)
+		if len(links) == 0 {
+			continue
+		}
+		id := "nav-group-" + strings.ToLower(g)
+		groups = append(groups, app.Div().Class("nav-group").Body(
+			app.P().ID(id).Class("nav-group-name").Text(g),
+			app.Ul().Aria("labelledby", id).Body(links...),
+		))
+	}
+	return app.Nav().ID("dash-nav").Class("dash-nav").Aria("label", "Dashboard").Body(groups...)
+}
+
+// navLinks are the links of the group's routes.
+func (s *Shell) navLinks(ws *feedback.Membership, group string) []app.UI {
 	var links []app.UI
 	for _, r := range routes {
+		if r.group != group {
+			continue
+		}
 		href := "/settings/" + r.path
 		if r.workspace {
 			if ws == nil {

@@ -9,8 +9,13 @@ import (
 func (s *Shell) Render() app.UI {
 	return app.Div().ID("dashboard").Class("dashboard").Body(
 		s.renderHeader(),
-		s.renderLive(),
-		app.Main().ID("main").Body(s.renderMain()),
+		app.Div().Class("dash-body").Body(
+			s.renderNav(),
+			app.Div().Class("dash-page").Body(
+				s.renderLive(),
+				app.Main().ID("main").TabIndex(-1).Body(s.renderMain()),
+			),
+		),
 	)
 }
 

@@ -30,32 +30,33 @@ type route struct {
 	path      string // the rest of the path: "" for /w/{slug}/
 	title     string // the document title
 	nav       string // the text of its link in the navigation
+	group     string // the navigation's group the link is in
 	page      func(s *Shell) app.UI
 }
 
 // routes is the dashboard's route table, in the order of the navigation.
 // A new page is a file with its component and an entry here.
 var routes = []*route{
-	{name: "overview", workspace: true, path: "", title: "Dashboard · Feedback", nav: "Overview",
+	{name: "overview", group: "Feedback", workspace: true, path: "", title: "Dashboard · Feedback", nav: "Overview",
 		page: func(s *Shell) app.UI { return &overviewPage{Shell: s, Workspace: s.workspace()} }},
-	{name: "hygiene", workspace: true, path: "hygiene", title: "Hygiene reports · Feedback", nav: "Hygiene reports",
+	{name: "hygiene", group: "Feedback", workspace: true, path: "hygiene", title: "Hygiene reports · Feedback", nav: "Hygiene reports",
 		page: func(s *Shell) app.UI { return &hygienePage{Shell: s, Workspace: s.workspace()} }},
-	{name: "locations", workspace: true, path: "locations", title: "Locations · Feedback", nav: "Locations",
+	{name: "locations", group: "Places", workspace: true, path: "locations", title: "Locations · Feedback", nav: "Locations",
 		page: func(s *Shell) app.UI { return &locationsPage{Shell: s, Workspace: s.workspace()} }},
-	{name: "posters", workspace: true, path: "posters", title: "Posters · Feedback", nav: "Posters",
+	{name: "posters", group: "Places", workspace: true, path: "posters", title: "Posters · Feedback", nav: "Posters",
 		page: func(s *Shell) app.UI { return &postersPage{Shell: s, Workspace: s.workspace()} }},
-	{name: "kiosks", workspace: true, path: "kiosks", title: "Kiosks · Feedback", nav: "Kiosks",
+	{name: "kiosks", group: "Places", workspace: true, path: "kiosks", title: "Kiosks · Feedback", nav: "Kiosks",
 		page: func(s *Shell) app.UI { return &kiosksPage{Shell: s, Workspace: s.workspace()} }},
-	{name: "people", workspace: true, path: "people", title: "People · Feedback", nav: "People",
-		page: func(s *Shell) app.UI { return &peoplePage{Shell: s, Workspace: s.workspace()} }},
-	{name: "audit", workspace: true, path: "audit", title: "Audit log · Feedback", nav: "Audit log",
-		page: func(s *Shell) app.UI { return &auditPage{Shell: s, Workspace: s.workspace()} }},
-	{name: "security", path: "security", title: "Security · Feedback", nav: "Security settings",
-		page: func(s *Shell) app.UI { return &securityPage{Shell: s} }},
-	{name: "tokens", workspace: true, path: tokensPath, title: "API tokens · Integrations · Feedback", nav: "API tokens",
+	{name: "tokens", group: "Settings", workspace: true, path: tokensPath, title: "API tokens · Integrations · Feedback", nav: "API tokens",
 		page: func(s *Shell) app.UI { return &tokensPage{Shell: s, Workspace: s.workspace()} }},
-	{name: "webhooks", workspace: true, path: webhooksPath, title: "Webhooks · Integrations · Feedback", nav: "Webhooks",
+	{name: "webhooks", group: "Settings", workspace: true, path: webhooksPath, title: "Webhooks · Integrations · Feedback", nav: "Webhooks",
 		page: func(s *Shell) app.UI { return &webhooksPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "people", group: "Settings", workspace: true, path: "people", title: "People · Feedback", nav: "People",
+		page: func(s *Shell) app.UI { return &peoplePage{Shell: s, Workspace: s.workspace()} }},
+	{name: "audit", group: "Settings", workspace: true, path: "audit", title: "Audit log · Feedback", nav: "Audit log",
+		page: func(s *Shell) app.UI { return &auditPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "security", group: "Settings", path: "security", title: "Security · Feedback", nav: "Security settings",
+		page: func(s *Shell) app.UI { return &securityPage{Shell: s} }},
 }
 
 // missingTitle is the document title of a path below a workspace or the

@@ -204,7 +204,7 @@ func checkKeyboard(t *testing.T, b *browser) {
 			order = append(order, id)
 		}
 	}
-	want := []string{"nav-overview", "nav-security", "sign-out", "filter-location", "filter-kind", "show-older"}
+	want := []string{"sign-out", "nav-overview", "nav-security", "filter-location", "filter-kind", "show-older"}
 	at := 0
 	for _, id := range order {
 		if at < len(want) && id == want[at] {
