@@ -23,7 +23,7 @@ DASHWASM  := web/dashboard.wasm
 BROTLI_Q  ?= 11
 APP_SRC   := $(shell find app shared -name '*.go' -not -name '*_test.go') go.mod go.sum
 
-.PHONY: help build wasm run test test-postgres check lint fuzz bench tools axe clean
+.PHONY: help build wasm run test screenshots test-postgres check lint fuzz bench tools axe clean
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -60,6 +60,13 @@ test: $(WASMBROWSERTEST) axe ## run every test (PostgreSQL, Chromium and axe-cor
 	$(GO) test -race -count=1 ./...
 	GOOS=js GOARCH=wasm $(GO) build ./shared/... ./app/...
 	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec $(CURDIR)/$(WASMBROWSERTEST) ./app/browser/ ./app/offline/... ./shared/client/
+
+screenshots: axe ## run the browser tests and write a PNG of each dashboard page into docs/screenshots/ (needs chromium, PostgreSQL, pngquant)
+	rm -rf docs/screenshots && mkdir -p docs/screenshots
+	FEEDBACK_SCREENSHOTS=$(CURDIR)/docs/screenshots FEEDBACK_AXE_JS=$(CURDIR)/$(AXE) $(GO) test -count=1 \
+		-run 'TestDashboard(Places|Hygiene|People|Live|Forms)$$|TestIntegrations$$' ./server/e2e/
+	pngquant --force --skip-if-larger --ext .png --quality 60-90 docs/screenshots/*.png
+	@du -sh docs/screenshots
 
 test-postgres: ## run every test and require PostgreSQL
 	FEEDBACK_REQUIRE_POSTGRES=1 $(MAKE) test

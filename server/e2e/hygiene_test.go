@@ -32,7 +32,7 @@ func TestDashboardHygiene(t *testing.T) {
 	if got := eval[string](b, `document.getElementById("hygiene-status").textContent`); !strings.HasSuffix(got, " of "+strconv.Itoa(total)+".") {
 		t.Errorf("the status reads %q, want the API's total %d", got, total)
 	}
-	placesShot(t, b, axe, "hygiene", "")
+	pageShots(t, b, axe, "hygiene", "")
 
 	loc := eval[string](b, `[...document.querySelectorAll("#hygiene-location option")].find((o) => o.textContent === "Restroom, 1st floor").value`)
 	b.do(chromedp.SetValue(chromedp.ID("hygiene-location"), loc),

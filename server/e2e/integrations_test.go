@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -20,9 +19,6 @@ import (
 	"github.com/feedbackhq/feedback/shared/client"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
-
-// integrationShots is where TestIntegrations writes its screenshots.
-const integrationShots = "/tmp/shots-integr"
 
 // The Integrations pages of the demo workspace.
 const (
@@ -283,17 +279,12 @@ func (r *receiver) received() []received {
 	return slices.Clone(r.got)
 }
 
-// snap saves a screenshot of the whole page as integrationShots/name.png.
+// snap saves a screenshot of the whole page in shotsDir as name.png.
 func snap(t *testing.T, b *browser, name string) {
 	t.Helper()
 	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
-	if err := os.MkdirAll(integrationShots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(integrationShots, name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	saveShot(t, name, png)
 }

@@ -3,8 +3,6 @@ package e2e_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,8 +21,6 @@ import (
 const (
 	liveOn    = `document.getElementById("live-status")?.classList.contains("live-on")`
 	feedItems = `document.querySelectorAll("#feed li")`
-	// shotsDir keeps the overview's screenshots for people to look at.
-	shotsDir = "/tmp/dash-shots"
 )
 
 // openLiveOverview signs the test user in on b and waits until the demo's
@@ -167,21 +163,14 @@ func sendHygiene(t *testing.T, s *server, n int, prefix string) []string {
 	return comments
 }
 
-// shoot saves a screenshot of what the screen shows as shotsDir/name.png.
+// shoot saves a screenshot of what the screen shows in shotsDir as name.png.
 func shoot(t *testing.T, b *browser, name string) {
 	t.Helper()
 	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
-	if err := os.MkdirAll(shotsDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(shotsDir, name+".png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", path)
+	saveShot(t, name, png)
 }
 
 // checkKeyboard tabs through the overview from its heading and checks

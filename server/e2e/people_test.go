@@ -2,8 +2,6 @@ package e2e_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,10 +10,6 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
-
-// peopleShots keeps the screenshots of the people and audit log pages
-// for people to look at.
-const peopleShots = "/tmp/shots-people"
 
 // The test provider's second user, who has no account in feedbackd
 // until they accept an invitation.
@@ -60,7 +54,7 @@ func TestDashboardPeople(t *testing.T) {
 	}
 	b.do(chromedp.Click(chromedp.ID("copy-invite")))
 	b.waitFor("the copy's status", `document.getElementById("copy-status").textContent !== ""`, 10*time.Second)
-	peopleShot(t, b, axe, "people-invite", "new-invite")
+	pageShots(t, b, axe, "people-invite", "new-invite")
 
 	// The second user joins through the link, as a viewer, who may not
 	// manage members.
@@ -70,7 +64,7 @@ func TestDashboardPeople(t *testing.T) {
 	if eval[int](guest, `document.querySelectorAll("#members, #create-invite").length`) != 0 {
 		t.Error("a viewer sees the members or the invitation form")
 	}
-	peopleShot(t, guest, axe, "people-viewer", "")
+	pageShots(t, guest, axe, "people-viewer", "")
 
 	// The owner makes them an admin, then removes them.
 	b.do(chromedp.Navigate(s.base + demoDashboard + "people"))
@@ -79,7 +73,7 @@ func TestDashboardPeople(t *testing.T) {
 	if got := eval[string](b, row+`.querySelector(".role").textContent`); got != "Viewer" {
 		t.Errorf("the new member's role reads %q, want Viewer", got)
 	}
-	peopleShot(t, b, axe, "people", "members-title")
+	pageShots(t, b, axe, "people", "members-title")
 	b.do(chromedp.Evaluate[chromedp.Void](row + `.querySelector("button.change-role").click()`))
 	b.waitFor("the confirmation", `!!document.getElementById("confirm-member-yes")`, 10*time.Second)
 	if got := eval[string](b, `document.getElementById("confirm-member-title").textContent`); got != "Make "+opEmail2+" an admin?" {
@@ -93,7 +87,7 @@ func TestDashboardPeople(t *testing.T) {
 
 	b.do(chromedp.Evaluate[chromedp.Void](row + `.querySelector("button.remove").click()`))
 	b.waitFor("the confirmation", `!!document.getElementById("confirm-member-yes")`, 10*time.Second)
-	peopleShot(t, b, axe, "people-confirm", "confirm-member")
+	pageShots(t, b, axe, "people-confirm", "confirm-member")
 	b.do(chromedp.Click(chromedp.ID("confirm-member-no")))
 	b.waitFor("the confirmation gone", `!document.getElementById("confirm-member")`, 10*time.Second)
 	if got := eval[string](b, membersJS); got != opEmail2+" admin" {
@@ -130,7 +124,7 @@ func TestDashboardPeople(t *testing.T) {
 	if what != "Made "+opEmail2+" an admin" {
 		t.Errorf("the role change reads %q", what)
 	}
-	peopleShot(t, b, axe, "audit", "")
+	pageShots(t, b, axe, "audit", "")
 
 	// Ten events a page: the oldest, the owner's sign-in, on the second.
 	b.do(chromedp.SetValue(chromedp.ID("audit-per-page"), "10"),
@@ -145,7 +139,7 @@ func TestDashboardPeople(t *testing.T) {
 	if !eval[bool](b, `!document.getElementById("audit-older") && !!document.getElementById("audit-newer")`) {
 		t.Error("the last page offers older events, or no newer ones")
 	}
-	peopleShot(t, b, axe, "audit-page-2", "audit-title")
+	pageShots(t, b, axe, "audit-page-2", "audit-title")
 
 	// Events of tomorrow on: none.
 	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
@@ -172,36 +166,4 @@ func acceptInvite(t *testing.T, b *browser, link string) *browser {
 	g.waitFor("the joined workspace", `document.body.innerText.includes("You joined Demo as viewer") ||
 		document.getElementById("user-email")?.textContent === `+jsString(opEmail2), 30*time.Second)
 	return g
-}
-
-// peopleShot saves screenshots of the page at a desktop's size and at
-// a phone's, scrolled to the element id ("" for the top), and checks
-// both with axe-core and for fitting the width.
-func peopleShot(t *testing.T, b *browser, axe, name, id string) {
-	t.Helper()
-	for _, size := range []struct {
-		suffix string
-		set    func()
-	}{
-		{"1280", func() { b.do(chromedp.EmulateViewport(1280, 800)) }},
-		{"390", b.phone},
-	} {
-		size.set()
-		b.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.getElementById(` + jsString(id) + `)?.scrollIntoView()`))
-		png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatalf("screenshot: %v", err)
-		}
-		if err := os.MkdirAll(peopleShots, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(peopleShots, name+"-"+size.suffix+".png")
-		if err := os.WriteFile(path, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("screenshot: %s", path)
-		checkFits(t, b, name+" at "+size.suffix+" px")
-		checkA11y(t, b, axe, name+" at "+size.suffix+" px")
-	}
-	b.do(chromedp.EmulateViewport(1280, 800))
 }

@@ -1,8 +1,6 @@
 package e2e_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,10 +10,6 @@ import (
 	"github.com/feedbackhq/feedback/shared/client"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
-
-// placesShots keeps the screenshots of the locations, posters and kiosks
-// pages for people to look at.
-const placesShots = "/tmp/shots-places"
 
 // TestDashboardPlaces manages a location as a person would in the
 // dashboard: creates one (after a refused empty name), makes a poster
@@ -43,7 +37,7 @@ func TestDashboardPlaces(t *testing.T) {
 	b.do(chromedp.SendKeys(chromedp.ID("new-location-name"), name), chromedp.Click(chromedp.ID("create-location")))
 	row := `[...document.querySelectorAll("#locations tbody tr")].find((r) => r.querySelector("th").textContent === ` + jsString(name) + `)`
 	b.waitFor("the new location in the list", `!!`+row+` && !document.getElementById("new-location-name-error")`, 10*time.Second)
-	placesShot(t, b, axe, "locations", "")
+	pageShots(t, b, axe, "locations", "")
 
 	// A poster for the hygiene form, and its PDF.
 	b.do(chromedp.Evaluate[chromedp.Void](row + `.querySelector("a").click()`))
@@ -56,7 +50,7 @@ func TestDashboardPlaces(t *testing.T) {
 	if got != "200 application/pdf %PDF-" {
 		t.Errorf("the poster's PDF link answers %q, want 200 application/pdf %%PDF-", got)
 	}
-	placesShot(t, b, axe, "posters", "posters-title")
+	pageShots(t, b, axe, "posters", "posters-title")
 
 	// A kiosk paired with the code the page shows, for the new location.
 	b.do(chromedp.Click(chromedp.ID("nav-kiosks")))
@@ -82,7 +76,7 @@ func TestDashboardPlaces(t *testing.T) {
 	kioskRow := `document.querySelector('#kiosk-list tr[data-kiosk="` + pairing.Kiosk.ID + `"]')`
 	b.waitFor("the kiosk listed online", `(() => { const r = `+kioskRow+`; return !!r && r.innerText.includes("Online") &&
 		r.innerText.includes("3 reports waiting") && r.innerText.includes("e2e-1") && r.innerText.includes(`+jsString(name)+`); })()`, 10*time.Second)
-	placesShot(t, b, axe, "kiosks", "pairing")
+	pageShots(t, b, axe, "kiosks", "pairing")
 
 	// Deleting the location says what it revokes, and does it.
 	b.do(chromedp.Click(chromedp.ID("nav-locations")))
@@ -96,43 +90,10 @@ func TestDashboardPlaces(t *testing.T) {
 		}
 	}
 	b.phone()
-	placesShot(t, b, axe, "locations-confirm", "confirm-delete")
+	pageShots(t, b, axe, "locations-confirm", "confirm-delete")
 	b.do(chromedp.Click(chromedp.ID("confirm-delete-yes")))
 	b.waitFor("the location gone", `!`+row+` && document.getElementById("sessions-status").textContent.includes("Deleted the location")`, 10*time.Second)
 	if err := kiosk.Heartbeat(t.Context(), feedback.Heartbeat{AppVersion: "e2e-1"}); err == nil {
 		t.Error("the kiosk of the deleted location still sends heartbeats")
 	}
-}
-
-// placesShot saves screenshots of the page at a desktop's size and at
-// a phone's, scrolled to the element id ("" for the top), and checks
-// both with axe-core and for fitting the width.
-func placesShot(t *testing.T, b *browser, axe, name, id string) {
-	t.Helper()
-	sizes := []struct {
-		suffix string
-		set    func()
-	}{
-		{"1280", func() { b.do(chromedp.EmulateViewport(1280, 800)) }},
-		{"390", b.phone},
-	}
-	for _, size := range sizes {
-		size.set()
-		b.do(chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.getElementById(` + jsString(id) + `)?.scrollIntoView()`))
-		png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
-		if err != nil {
-			t.Fatalf("screenshot: %v", err)
-		}
-		if err := os.MkdirAll(placesShots, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(placesShots, name+"-"+size.suffix+".png")
-		if err := os.WriteFile(path, png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("screenshot: %s", path)
-		checkFits(t, b, name+" at "+size.suffix+" px")
-		checkA11y(t, b, axe, name+" at "+size.suffix+" px")
-	}
-	b.do(chromedp.EmulateViewport(1280, 800))
 }
