@@ -35,6 +35,9 @@ func (s *Shell) renderHeader() app.UI {
 func (s *Shell) navLinks(ws *feedback.Membership) []app.UI {
 	var links []app.UI
 	for _, r := range routes {
+		if r.nav == "" { // a page reached from another, such as a survey's questions
+			continue
+		}
 		href := "/settings/" + r.path
 		if r.workspace {
 			if ws == nil {

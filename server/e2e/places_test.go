@@ -109,6 +109,12 @@ func TestDashboardPlaces(t *testing.T) {
 // both with axe-core and for fitting the width.
 func placesShot(t *testing.T, b *browser, axe, name, id string) {
 	t.Helper()
+	pageShot(t, b, axe, placesShots, name, id)
+}
+
+// pageShot is placesShot into the directory dir.
+func pageShot(t *testing.T, b *browser, axe, dir, name, id string) {
+	t.Helper()
 	sizes := []struct {
 		suffix string
 		set    func()
@@ -123,10 +129,10 @@ func placesShot(t *testing.T, b *browser, axe, name, id string) {
 		if err != nil {
 			t.Fatalf("screenshot: %v", err)
 		}
-		if err := os.MkdirAll(placesShots, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(placesShots, name+"-"+size.suffix+".png")
+		path := filepath.Join(dir, name+"-"+size.suffix+".png")
 		if err := os.WriteFile(path, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
