@@ -37,22 +37,23 @@ func (p *responsesPage) renderFilter() app.UI {
 		app.H2().ID("filter-title").Text("Which responses"),
 		problemBox("filter-problem", p.listMsg),
 		app.Div().Class("filters").Body(
-			p.dayField("responses-from", "From (day)", "from", func(v string) { p.from = v }),
-			p.dayField("responses-to", "To (day, included)", "to", func(v string) { p.to = v }),
+			p.dayField("responses-from", "From (day)", "from", p.from, func(v string) { p.from = v }),
+			p.dayField("responses-to", "To (day, included)", "to", p.to, func(v string) { p.to = v }),
 			app.Div().Body(
 				app.Label().For("responses-location").Text("Location"),
 				app.Select().ID("responses-location").OnChange(func(ctx app.Context, e app.Event) { p.loc = chosen(ctx) }).Body(
 					append([]app.UI{option("", "All locations", p.loc == "")}, p.locationOptions()...)...),
 			),
 		),
-		app.P().Class("hint").ID("location-hint").Text("The days are chosen by the service; the location is picked out of the page shown."),
+		app.P().Class("hint").ID("location-hint").Text("The service filters the responses by day; the location is picked out of the page shown, which holds up to " + strconv.Itoa(responsesPerPage) + " responses."),
 		app.Button().ID("responses-show").Type("submit").Class("primary", "inline").Text("Show the responses"),
 	)
 }
 
-// dayField is a date input for the list parameter name.
-func (p *responsesPage) dayField(id, label, name string, set func(string)) app.UI {
-	in := app.Input().Type("date").ID(id).Name(name).
+// dayField is a date input for the list parameter name, holding day:
+// the input is made anew when the reason of a refusal shows above it.
+func (p *responsesPage) dayField(id, label, name, day string, set func(string)) app.UI {
+	in := app.Input().Type("date").ID(id).Name(name).Value(day).
 		OnInput(func(ctx app.Context, e app.Event) { set(ctx.JSSrc().Get("value").String()) })
 	reason := p.errs[name]
 	if reason != "" {

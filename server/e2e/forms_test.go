@@ -97,6 +97,14 @@ func TestDashboardSurvey(t *testing.T) {
 	}
 	pageShot(t, b, axe, formsShots, "survey-responses", "responses-title")
 
+	// Another location has none of this page's responses.
+	other := eval[string](b, `[...document.querySelectorAll("#responses-location option")].find((o) => o.value !== "all" &&
+		o.textContent !== `+jsString(hygieneLocation)+`).value`)
+	b.do(chromedp.SetValue(chromedp.ID("responses-location"), other),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("responses-location").dispatchEvent(new Event("change"))`))
+	b.waitFor("no response at another location", `document.querySelectorAll("#responses li.response").length === 0 &&
+		document.getElementById("sessions-status").textContent.includes("0 responses of this page at")`, 10*time.Second)
+
 	// A day with no response, then days the wrong way round.
 	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
 	setDay(b, "responses-from", tomorrow)
