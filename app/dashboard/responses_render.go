@@ -45,7 +45,7 @@ func (p *responsesPage) renderFilter() app.UI {
 					append([]app.UI{option("", "All locations", p.loc == "")}, p.locationOptions()...)...),
 			),
 		),
-		app.P().Class("hint").ID("location-hint").Text("The service filters the responses by day; the location is picked out of the page shown, which holds up to " + strconv.Itoa(responsesPerPage) + " responses."),
+		app.P().Class("hint").ID("location-hint").Text("The service filters the responses by day; the location is picked out of the page shown, which holds up to "+strconv.Itoa(responsesPerPage)+" responses."),
 		app.Button().ID("responses-show").Type("submit").Class("primary", "inline").Text("Show the responses"),
 	)
 }
