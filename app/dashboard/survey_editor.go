@@ -202,7 +202,7 @@ func (p *surveyEditor) move(ctx app.Context, i, d int) {
 func (p *surveyEditor) remove(ctx app.Context, i int) {
 	p.qs = append(p.qs[:i:i], p.qs[i+1:]...)
 	p.reshaped()
-	p.notice = "Removed question " + strconv.Itoa(i+1) + "."
+	p.notice = "Removed question " + strconv.Itoa(i+1) + ". Save the questions to keep the change."
 	p.syncInputs(ctx)
 	focusLater(ctx, statusID)
 }

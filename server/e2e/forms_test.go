@@ -259,12 +259,38 @@ func TestDashboardReviews(t *testing.T) {
 	}
 	pageShot(t, b, axe, formsShots, "reviews", "")
 
+	submitReviews(t, s, 21)
 	demo := `[...document.querySelectorAll("#forms li.card")].find((li) => li.dataset.status === "active")`
 	b.do(chromedp.Evaluate[chromedp.Void](demo + `.querySelector("a").click()`))
-	b.waitFor("the demo review's responses", `document.querySelectorAll("#responses li.response").length > 0`, 20*time.Second)
-	if got := eval[string](b, `document.querySelector("#responses li.response").innerText`); !strings.Contains(got, "Rating") ||
-		!strings.Contains(got, " of 5") {
-		t.Errorf("a review response reads %q, want its rating", got)
+	b.waitFor("the demo review's responses", `document.querySelectorAll("#responses li.response").length === 20`, 20*time.Second)
+	if got := eval[string](b, `document.querySelector("#responses li.response").innerText`); !strings.Contains(got, "Comment\nPaging 21") ||
+		!strings.Contains(got, "pager@example.com (may be contacted)") {
+		t.Errorf("the newest review response reads %q, want its comment and email", got)
 	}
 	pageShot(t, b, axe, formsShots, "review-responses", "")
+	status := `document.getElementById("sessions-status").textContent`
+	if got := eval[string](b, status); !strings.HasPrefix(got, "Page 1 of 2 · ") {
+		t.Errorf("the first page says %q, want Page 1 of 2", got)
+	}
+	b.do(chromedp.Click(chromedp.ID("responses-older")))
+	b.waitFor("the second page", status+`.startsWith("Page 2 of 2 · ") && document.getElementById("responses-older").disabled`, 10*time.Second)
+	pageShot(t, b, axe, formsShots, "review-responses-page2", "responses-title")
+	b.do(chromedp.Click(chromedp.ID("responses-newer")))
+	b.waitFor("the first page again", status+`.startsWith("Page 1 of 2 · ") && document.getElementById("responses-newer").disabled`, 10*time.Second)
+}
+
+// submitReviews sends n responses to the demo review, as visitors' phones
+// do, the last with an email that may be contacted.
+func submitReviews(t *testing.T, s *server, n int) {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		rating, comment, consent, email := 1+i%5, fmt.Sprintf("Paging %d", i), i == n, "pager@example.com"
+		sub := feedback.Submission{ID: feedback.NewID(), Rating: &rating, Comment: &comment}
+		if consent {
+			sub.ContactEmail, sub.ContactConsent = &email, &consent
+		}
+		if _, _, err := s.api.Submit(t.Context(), s.codes[feedback.FormReview], sub); err != nil {
+			t.Fatalf("submit a review response: %v", err)
+		}
+	}
 }
