@@ -80,6 +80,9 @@ func TestDashboardSurvey(t *testing.T) {
 	b.waitFor("the surveys", `!!`+card, 20*time.Second)
 	b.do(chromedp.Click(chromedp.ID("move-" + id + "-active")))
 	b.waitFor("the survey active", card+`?.dataset.status === "active"`, 10*time.Second)
+	b.do(chromedp.Click(chromedp.ID("edit-" + id)))
+	b.waitFor("the questions, read only", `document.getElementById("preview")?.innerText.includes("Anything else?") &&
+		!document.getElementById("questions-form")`, 20*time.Second)
 
 	answerSurvey(t, s, b, id)
 
