@@ -30,7 +30,7 @@ func TestNew(t *testing.T) {
 		route string // "" for a place that has no page
 	}{
 		{"/w/demo/", true, "demo", "overview"},
-		{"/w/a-1/reviews", true, "a-1", ""},
+		{"/w/a-1/nowhere", true, "a-1", ""},
 		{"/w/a-1/reviews/42/", true, "a-1", ""},
 		{"/settings/security", true, "", "security"},
 		{"/w/demo", false, "", ""},
@@ -114,7 +114,7 @@ func TestOverview(t *testing.T) {
 
 func TestMissing(t *testing.T) {
 	for path, want := range map[string]string{
-		"/w/demo/reviews":  `href="/w/demo/"`,
+		"/w/demo/nowhere":  `href="/w/demo/"`,
 		"/settings/tokens": `href="/settings/security"`,
 		"/settings":        `href="/settings/security"`,
 	} {

@@ -59,7 +59,7 @@ func (s *Shell) renderNav() app.UI {
 func (s *Shell) navLinks(ws *feedback.Membership, group string) []app.UI {
 	var links []app.UI
 	for _, r := range routes {
-		if r.group != group {
+		if r.group != group || r.nav == "" { // "": a page reached from another, such as a survey's questions
 			continue
 		}
 		href := "/settings/" + r.path

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // Paths of the dashboard. A workspace's pages live under /w/{slug}/; the
@@ -29,7 +31,7 @@ type route struct {
 	workspace bool   // the page is below /w/{slug}/, else below /settings/
 	path      string // the rest of the path: "" for /w/{slug}/
 	title     string // the document title
-	nav       string // the text of its link in the navigation
+	nav       string // the text of its link in the navigation; "" for none
 	group     string // the navigation's group the link is in
 	page      func(s *Shell) app.UI
 }
@@ -47,6 +49,18 @@ var routes = []*route{
 		page: func(s *Shell) app.UI { return &postersPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "kiosks", group: "Places", workspace: true, path: "kiosks", title: "Kiosks · Feedback", nav: "Kiosks",
 		page: func(s *Shell) app.UI { return &kiosksPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "reviews", group: "Feedback", workspace: true, path: "reviews", title: "Reviews · Feedback", nav: "Reviews",
+		page: func(s *Shell) app.UI {
+			return &formsPage{Shell: s, Workspace: s.workspace(), Kind: feedback.FormReview}
+		}},
+	{name: "surveys", group: "Feedback", workspace: true, path: "surveys", title: "Surveys · Feedback", nav: "Surveys",
+		page: func(s *Shell) app.UI {
+			return &formsPage{Shell: s, Workspace: s.workspace(), Kind: feedback.FormSurvey}
+		}},
+	{name: "survey", group: "Feedback", workspace: true, path: "survey", title: "Survey questions · Feedback",
+		page: func(s *Shell) app.UI { return &surveyEditor{Shell: s, Workspace: s.workspace()} }},
+	{name: "responses", group: "Feedback", workspace: true, path: "responses", title: "Responses · Feedback",
+		page: func(s *Shell) app.UI { return &responsesPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "tokens", group: "Settings", workspace: true, path: tokensPath, title: "API tokens · Integrations · Feedback", nav: "API tokens",
 		page: func(s *Shell) app.UI { return &tokensPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "webhooks", group: "Settings", workspace: true, path: webhooksPath, title: "Webhooks · Integrations · Feedback", nav: "Webhooks",

@@ -1,0 +1,166 @@
+package dashboard
+
+import (
+	"context"
+	"time"
+
+	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/feedbackhq/feedback/shared/client"
+	"github.com/feedbackhq/feedback/shared/feedback"
+)
+
+// responsesPage is what visitors answered to a review
+// (/w/{slug}/responses?review=ID) or a survey (?survey=ID): a page at a
+// time, newest first, between two days and at one location, each
+// response in full with the texts of the questions it answers.
+type responsesPage struct {
+	app.Compo
+	requests
+	Shell     *Shell
+	Workspace *feedback.Membership
+
+	api     *client.Client
+	kind    feedback.FormKind
+	id      string
+	title   string
+	survey  *feedback.Survey // the questions, for a survey
+	cat     catalog
+	problem string
+
+	from, to string // the days typed, YYYY-MM-DD; "" for no bound
+	loc      string // the location chosen; "" for all
+	page     int
+	filter   responseFilter // what the list on screen was read with
+	reviews  []feedback.ReviewResponse
+	answers  []feedback.SurveyResponse
+	meta     feedback.Meta
+	loaded   bool
+	loading  bool
+	errs     map[string]string // the service's reasons, by parameter
+	listMsg  string            // why the list could not be read
+}
+
+// responseFilter is the filter of a list read.
+type responseFilter struct {
+	from, to string
+	page     int
+}
+
+// responsesPerPage is how many responses a page shows.
+const responsesPerPage = 20
+
+// OnMount reads the form and the locations, then the newest responses.
+func (p *responsesPage) OnMount(ctx app.Context) {
+	p.mount(ctx)
+	p.page = 1
+	if !app.IsClient || p.Workspace == nil {
+		return
+	}
+	p.api = workspaceAPI(p.Workspace)
+	q := ctx.Page().URL().Query()
+	p.kind, p.id = feedback.FormReview, q.Get("review")
+	if p.id == "" {
+		p.kind, p.id = feedback.FormSurvey, q.Get("survey")
+	}
+	p.async(func(c context.Context) func(app.Context) {
+		title, s, err := p.readForm(c)
+		var cat catalog
+		if err == nil {
+			cat, err = readCatalog(c, p.api)
+		}
+		return func(ctx app.Context) {
+			if err != nil {
+				p.fail(err)
+				return
+			}
+			p.title, p.survey, p.cat = title, s, cat
+			p.load()
+		}
+	})
+}
+
+// OnDismount cancels the page's requests.
+func (p *responsesPage) OnDismount() { p.dismount() }
+
+// readForm reads the review's title, or the survey with its questions.
+func (p *responsesPage) readForm(c context.Context) (string, *feedback.Survey, error) {
+	if p.kind == feedback.FormReview {
+		r, err := p.api.Review(c, p.id)
+		if err != nil {
+			return "", nil, explain(err)
+		}
+		return r.Title, nil, nil
+	}
+	s, err := p.api.Survey(c, p.id)
+	if err != nil {
+		return "", nil, explain(err)
+	}
+	return s.Title, s, nil
+}
+
+// fail shows why the page could not be read.
+func (p *responsesPage) fail(err error) {
+	if isSignedOut(err) {
+		p.Shell.endSession("Your session has ended. Sign in again.")
+		return
+	}
+	p.problem = "The " + string(p.kind) + " could not be loaded: " + err.Error()
+}
+
+// load reads the page of responses that the filter asks for.
+func (p *responsesPage) load() {
+	if p.loading {
+		return
+	}
+	p.loading, p.listMsg, p.errs = true, "", nil
+	f := responseFilter{from: p.from, to: p.to, page: p.page}
+	params := feedback.ListParams{Page: f.page, PerPage: responsesPerPage, From: dayStart(f.from, 0), To: dayStart(f.to, 1)}
+	p.async(func(c context.Context) func(app.Context) {
+		var reviews *feedback.Page[feedback.ReviewResponse]
+		var answers *feedback.Page[feedback.SurveyResponse]
+		var err error
+		if p.kind == feedback.FormReview {
+			reviews, err = p.api.ReviewResponses(c, p.id, params)
+		} else {
+			answers, err = p.api.SurveyResponses(c, p.id, params)
+		}
+		return func(ctx app.Context) {
+			p.loading = false
+			if err != nil {
+				p.errs = fieldErrors(err)
+				if err = explain(err); isSignedOut(err) {
+					p.Shell.endSession("Your session has ended. Sign in again.")
+					return
+				}
+				p.listMsg = "The responses could not be loaded: " + err.Error()
+				return
+			}
+			p.filter, p.loaded = f, true
+			if reviews != nil {
+				p.reviews, p.meta = reviews.Data, reviews.Meta
+			} else {
+				p.answers, p.meta = answers.Data, answers.Meta
+			}
+		}
+	})
+}
+
+// dayStart is the start of the browser's day that day names (YYYY-MM-DD)
+// plus add days, nil for no day.
+func dayStart(day string, add int) *time.Time {
+	d, err := time.ParseInLocation("2006-01-02", day, time.Local)
+	if err != nil {
+		return nil
+	}
+	t := d.AddDate(0, 0, add)
+	return &t
+}
+
+// turn shows page n of the filtered responses.
+func (p *responsesPage) turn(ctx app.Context, n int) {
+	p.page = n
+	p.from, p.to = p.filter.from, p.filter.to
+	p.load()
+	focusLater(ctx, statusID)
+}
