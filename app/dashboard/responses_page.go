@@ -43,8 +43,8 @@ type responsesPage struct {
 
 // responseFilter is the filter of a list read.
 type responseFilter struct {
-	from, to string
-	page     int
+	from, to, loc string
+	page          int
 }
 
 // responsesPerPage is how many responses a page shows.
@@ -114,8 +114,8 @@ func (p *responsesPage) load() {
 		return
 	}
 	p.loading, p.listMsg, p.errs = true, "", nil
-	f := responseFilter{from: p.from, to: p.to, page: p.page}
-	params := feedback.ListParams{Page: f.page, PerPage: responsesPerPage, From: dayStart(f.from, 0), To: dayStart(f.to, 1)}
+	f := responseFilter{from: p.from, to: p.to, loc: p.loc, page: p.page}
+	params := f.params()
 	p.async(func(c context.Context) func(app.Context) {
 		var reviews *feedback.Page[feedback.ReviewResponse]
 		var answers *feedback.Page[feedback.SurveyResponse]
@@ -146,6 +146,28 @@ func (p *responsesPage) load() {
 	})
 }
 
+// params are the list parameters of the filter.
+func (f responseFilter) params() feedback.ListParams {
+	return feedback.ListParams{Page: f.page, PerPage: responsesPerPage, From: dayStart(f.from, 0), To: dayStart(f.to, 1),
+		LocationID: f.loc}
+}
+
+// exportHref is the download link, in format, of the responses the
+// list on screen was read with (every page): the workspace is named in
+// the query, as a link cannot send the header.
+func (p *responsesPage) exportHref(format string) string {
+	v := p.filter.params().Values()
+	v.Del(feedback.ParamPage)
+	v.Del(feedback.ParamPerPage)
+	v.Set("format", format)
+	v.Set("workspace", p.Workspace.Slug)
+	base := "/api/v1/surveys/" + p.id
+	if p.kind == feedback.FormReview {
+		base = "/api/v1/review/" + p.id
+	}
+	return base + "/responses/export?" + v.Encode()
+}
+
 // dayStart is the start of the browser's day that day names (YYYY-MM-DD)
 // plus add days, nil for no day.
 func dayStart(day string, add int) *time.Time {
@@ -160,7 +182,7 @@ func dayStart(day string, add int) *time.Time {
 // turn shows page n of the filtered responses.
 func (p *responsesPage) turn(ctx app.Context, n int) {
 	p.page = n
-	p.from, p.to = p.filter.from, p.filter.to
+	p.from, p.to, p.loc = p.filter.from, p.filter.to, p.filter.loc
 	p.load()
 	focusLater(ctx, statusID)
 }

@@ -45,8 +45,18 @@ func (p *responsesPage) renderFilter() app.UI {
 					append([]app.UI{option("", "All locations", p.loc == "")}, p.locationOptions()...)...),
 			),
 		),
-		app.P().Class("hint").ID("location-hint").Text("The service filters the responses by day; the location is picked out of the page shown, which holds up to "+strconv.Itoa(responsesPerPage)+" responses."),
 		app.Button().ID("responses-show").Type("submit").Class("primary", "inline").Text("Show the responses"),
+	)
+}
+
+// renderDownloads links the export of the responses the list shows, all
+// of its pages; the browser saves the file as it streams.
+func (p *responsesPage) renderDownloads() app.UI {
+	return app.P().Class("buttons", "downloads").Body(
+		app.A().ID("export-csv").Class("button", "inline").Href(p.exportHref("csv")).Attr("download", "").
+			Text("Download CSV").Aria("label", "Download these responses as CSV (for a spreadsheet), one column per question"),
+		app.A().ID("export-ndjson").Class("button", "inline").Href(p.exportHref("ndjson")).Attr("download", "").
+			Text("Download NDJSON").Aria("label", "Download these responses as NDJSON (one JSON object per line)"),
 	)
 }
 
@@ -77,17 +87,17 @@ func (p *responsesPage) locationOptions() []app.UI {
 }
 
 // statusText says which responses are shown.
-func (p *responsesPage) statusText(shown int) string {
+func (p *responsesPage) statusText() string {
 	switch {
 	case !p.loaded:
 		return "Loading the responses…"
 	case p.meta.Total == 0:
-		return "No response yet for these days. Responses appear here as visitors answer."
+		return "No response matches these filters yet. Responses appear here as visitors answer."
 	}
 	text := "Page " + strconv.Itoa(p.meta.Page) + " of " + strconv.Itoa(max(p.meta.Pages, 1)) + " · " +
 		plural(p.meta.Total, "response", "responses") + ", newest first."
-	if p.loc != "" {
-		text += " " + plural(shown, "response", "responses") + " of this page at " + p.cat.locationName(p.loc) + "."
+	if p.filter.loc != "" {
+		text += " At " + p.cat.locationName(p.filter.loc) + "."
 	}
 	return text
 }
@@ -97,20 +107,17 @@ func (p *responsesPage) renderList() app.UI {
 	var cards []app.UI
 	if p.kind == feedback.FormReview {
 		for _, r := range p.reviews {
-			if p.loc == "" || r.LocationID == p.loc {
-				cards = append(cards, p.renderReview(r))
-			}
+			cards = append(cards, p.renderReview(r))
 		}
 	} else {
 		for _, r := range p.answers {
-			if p.loc == "" || r.LocationID == p.loc {
-				cards = append(cards, p.renderAnswers(r))
-			}
+			cards = append(cards, p.renderAnswers(r))
 		}
 	}
 	return app.Div().Body(
 		app.H2().ID("responses-title").Text("Responses"),
-		app.P().ID(statusID).Role("status").TabIndex(-1).Text(p.statusText(len(cards))),
+		app.P().ID(statusID).Role("status").TabIndex(-1).Text(p.statusText()),
+		app.If(p.loaded && p.meta.Total > 0, p.renderDownloads),
 		app.If(len(cards) > 0, func() app.UI { return app.Ul().ID("responses").Class("cards").Body(cards...) }),
 		app.If(p.loaded && p.meta.Pages > 1, p.renderPager),
 	)

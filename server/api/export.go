@@ -188,7 +188,7 @@ func (s *Server) handleReviewExport(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	format, p, err := s.parseExport(r, feedback.ParamFrom, feedback.ParamTo, feedback.ParamCursor)
+	format, p, err := s.parseExport(r, feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ func (s *Server) handleSurveyExport(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	format, p, err := s.parseExport(r, feedback.ParamFrom, feedback.ParamTo, feedback.ParamCursor)
+	format, p, err := s.parseExport(r, feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ func (s *Server) registerReviewRoutes(r chi.Router) {
 	r.Post("/review", s.handle(s.handleReviewCreate))
 	r.Get("/review/{id}", s.handle(getHandler(s.store.Review)))
 	r.Patch("/review/{id}", s.handle(updateHandler(s.store.UpdateReview)))
-	r.Get("/review/{id}/responses", s.handle(subListHandler(s.store.ReviewResponses, feedback.ParamFrom, feedback.ParamTo, feedback.ParamCursor)))
+	r.Get("/review/{id}/responses", s.handle(subListHandler(s.store.ReviewResponses, feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)))
 }
 
 // handleReviewCreate handles "POST /review": a new review starts as draft.

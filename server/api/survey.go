@@ -14,7 +14,7 @@ func (s *Server) registerSurveyRoutes(r chi.Router) {
 	r.Post("/surveys", s.handle(s.handleSurveyCreate))
 	r.Get("/surveys/{id}", s.handle(getHandler(s.store.Survey)))
 	r.Patch("/surveys/{id}", s.handle(updateHandler(s.store.UpdateSurvey)))
-	r.Get("/surveys/{id}/responses", s.handle(subListHandler(s.store.SurveyResponses, feedback.ParamFrom, feedback.ParamTo, feedback.ParamCursor)))
+	r.Get("/surveys/{id}/responses", s.handle(subListHandler(s.store.SurveyResponses, feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)))
 }
 
 // handleSurveyCreate handles "POST /surveys": a new survey starts as draft.

@@ -2,7 +2,9 @@ package e2e_test
 
 import (
 	"context"
+	encodingcsv "encoding/csv"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -96,19 +98,41 @@ func TestDashboardSurvey(t *testing.T) {
 	}
 	pageShots(t, b, axe, "survey-responses", "responses-title")
 
-	// Another location has none of this page's responses.
+	// The CSV download has the response as the API lists it, one column
+	// per question.
+	csv := eval[string](b, `fetch(document.getElementById("export-csv").getAttribute("href")).then(async (r) =>
+		r.status + " " + r.headers.get("Content-Type") + "\n" + await r.text())`)
+	listed := eval[string](b, `fetch(document.getElementById("export-ndjson").getAttribute("href").split("?")[0].replace("/export", ""),
+		{headers: {"Feedback-Workspace": "demo"}}).then((r) => r.json()).then((p) => p.meta.total + " " + p.data[0].id)`)
+	questions := eval[int](b, `fetch("/api/v1/surveys/" + document.getElementById("export-csv").getAttribute("href").match(/surveys\/([^/]+)/)[1],
+		{headers: {"Feedback-Workspace": "demo"}}).then((r) => r.json()).then((s) => s.questions.length)`)
+	status, body, _ := strings.Cut(csv, "\n")
+	rows, err := encodingcsv.NewReader(strings.NewReader(body)).ReadAll()
+	total, first, _ := strings.Cut(listed, " ")
+	if err != nil || !strings.HasPrefix(status, "200 text/csv") || strconv.Itoa(len(rows)-1) != total || rows[len(rows)-1][0] != first ||
+		len(rows[0]) != 9+questions {
+		t.Errorf("the CSV download: %s, %v, %d rows, header %q; the API lists %s and %d questions", status, err, len(rows), rows[0], listed, questions)
+	}
+
+	// Another location has none of the responses.
 	other := eval[string](b, `[...document.querySelectorAll("#responses-location option")].find((o) => o.value !== "all" &&
 		o.textContent !== `+jsString(hygieneLocation)+`).value`)
 	b.do(chromedp.SetValue(chromedp.ID("responses-location"), other),
-		chromedp.Evaluate[chromedp.Void](`document.getElementById("responses-location").dispatchEvent(new Event("change"))`))
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("responses-location").dispatchEvent(new Event("change"))`),
+		chromedp.Click(chromedp.ID("responses-show")))
 	b.waitFor("no response at another location", `document.querySelectorAll("#responses li.response").length === 0 &&
-		document.getElementById("sessions-status").textContent.includes("0 responses of this page at")`, 10*time.Second)
+		document.getElementById("sessions-status").textContent.startsWith("No response matches these filters")`, 10*time.Second)
+
+	b.do(chromedp.SetValue(chromedp.ID("responses-location"), "all"),
+		chromedp.Evaluate[chromedp.Void](`document.getElementById("responses-location").dispatchEvent(new Event("change"))`),
+		chromedp.Click(chromedp.ID("responses-show")))
+	b.waitFor("the response at every location", `document.querySelectorAll("#responses li.response").length === 1`, 10*time.Second)
 
 	// A day with no response, then days the wrong way round.
 	tomorrow := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
 	setDay(b, "responses-from", tomorrow)
 	b.do(chromedp.Click(chromedp.ID("responses-show")))
-	b.waitFor("no response from tomorrow on", `document.getElementById("sessions-status").textContent.startsWith("No response yet")`, 10*time.Second)
+	b.waitFor("no response from tomorrow on", `document.getElementById("sessions-status").textContent.startsWith("No response matches these filters")`, 10*time.Second)
 	setDay(b, "responses-to", time.Now().AddDate(0, 0, -1).Format("2006-01-02"))
 	b.do(chromedp.Click(chromedp.ID("responses-show")))
 	b.waitFor("the refused days", `!!document.getElementById("responses-from-error")`, 10*time.Second)

@@ -150,3 +150,39 @@ func cmpKeys(a, b feedback.Cursor) int {
 	}
 	return strings.Compare(a.ID, b.ID)
 }
+
+// TestResponsesByLocation: a form's responses, listed and exported,
+// narrow to one location, with the total of that location.
+func TestResponsesByLocation(t *testing.T) {
+	eachStore(t, func(t *testing.T, ts *TestServer) {
+		f := ts.newFixture(t, "Acme")
+		var lobby feedback.Location
+		var poster feedback.Poster
+		ts.do(t, req{method: "POST", path: "/api/v1/locations", token: f.Token, body: map[string]any{"name": "Lobby"}}).expect(t, 201, "").decode(t, &lobby)
+		ts.do(t, req{method: "POST", path: "/api/v1/locations/" + lobby.ID + "/posters", token: f.Token,
+			body: map[string]any{"form": "review", "review_id": f.Review.ID}}).expect(t, 201, "").decode(t, &poster)
+		for _, code := range []string{f.RPoster.Code, f.RPoster.Code, poster.Code} {
+			submit(t, ts, code, map[string]any{"id": feedback.NewID(), "rating": 4}).expect(t, 201, "")
+		}
+		var page feedback.Page[feedback.ReviewResponse]
+		ts.do(t, req{method: "GET", path: "/api/v1/review/" + f.Review.ID + "/responses?location_id=" + lobby.ID, token: f.Token}).
+			expect(t, 200, "").decode(t, &page)
+		if page.Meta.Total != 1 || len(page.Data) != 1 || page.Data[0].LocationID != lobby.ID {
+			t.Errorf("the lobby's responses: %+v", page)
+		}
+		ts.do(t, req{method: "GET", path: "/api/v1/review/" + f.Review.ID + "/responses?location_id=" + f.Location.ID, token: f.Token}).
+			expect(t, 200, "").decode(t, &page)
+		if page.Meta.Total != 2 || len(page.Data) != 2 {
+			t.Errorf("the restroom's responses: total %d, %d items; want 2", page.Meta.Total, len(page.Data))
+		}
+		r := ts.do(t, req{method: "GET", path: "/api/v1/review/" + f.Review.ID + "/responses/export?format=ndjson&location_id=" + lobby.ID, token: f.Token}).expect(t, 200, "")
+		if n := bytes.Count(r.Body, []byte("\n")); n != 1 || !bytes.Contains(r.Body, []byte(lobby.ID)) {
+			t.Errorf("the lobby's export:\n%s", r.Body)
+		}
+		ts.do(t, req{method: "GET", path: "/api/v1/surveys/" + f.Survey.ID + "/responses?location_id=" + lobby.ID, token: f.Token}).
+			expect(t, 200, "").decode(t, &page)
+		if page.Meta.Total != 0 {
+			t.Errorf("the survey's responses at the lobby: total %d, want 0", page.Meta.Total)
+		}
+	})
+}

@@ -30,7 +30,10 @@ func (s *Store) EachReviewResponse(ctx context.Context, workspaceID, reviewID st
 	if err := formExists(ctx, s.db, "reviews", "review", &workspaceID, &reviewID); err != nil {
 		return err
 	}
-	return each(ctx, s, workspaceID, reviewResponseQuery(reviewID), p, scanReviewResponse, fn)
+	if p.LocationID != "" && !canonical(&p.LocationID) {
+		return nil
+	}
+	return each(ctx, s, workspaceID, reviewResponseQuery(reviewID, p), p, scanReviewResponse, fn)
 }
 
 // EachSurveyResponse is EachHygiene for a survey's responses. Returns
@@ -41,7 +44,10 @@ func (s *Store) EachSurveyResponse(ctx context.Context, workspaceID, surveyID st
 	if err := formExists(ctx, s.db, "surveys", "survey", &workspaceID, &surveyID); err != nil {
 		return err
 	}
-	return each(ctx, s, workspaceID, surveyResponseQuery(surveyID), p, scanSurveyResponse, fn)
+	if p.LocationID != "" && !canonical(&p.LocationID) {
+		return nil
+	}
+	return each(ctx, s, workspaceID, surveyResponseQuery(surveyID, p), p, scanSurveyResponse, fn)
 }
 
 // each calls fn with q's rows in list order (created_at desc, id desc),

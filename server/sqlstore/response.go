@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -69,13 +70,29 @@ func (s *Store) ReviewResponses(ctx context.Context, workspaceID, reviewID strin
 	if err := formExists(ctx, s.db, "reviews", "review", &workspaceID, &reviewID); err != nil {
 		return nil, 0, err
 	}
-	return list(ctx, s, workspaceID, reviewResponseQuery(reviewID), p, scanReviewResponse)
+	if p.LocationID != "" && !canonical(&p.LocationID) {
+		return []feedback.ReviewResponse{}, 0, nil
+	}
+	return list(ctx, s, workspaceID, reviewResponseQuery(reviewID, p), p, scanReviewResponse)
 }
 
-// reviewResponseQuery returns the list query of a review's responses.
-func reviewResponseQuery(reviewID string) listQuery {
-	return listQuery{table: "review_responses", columns: reviewResponseColumns,
-		where: " AND review_id = $4", args: []any{reviewID}, counter: &counter{reviewResponseCount, reviewID}}
+// reviewResponseQuery returns the list query of a review's responses
+// that match p's location.
+func reviewResponseQuery(reviewID string, p feedback.ListParams) listQuery {
+	return atLocation(listQuery{table: "review_responses", columns: reviewResponseColumns,
+		where: " AND review_id = $4", args: []any{reviewID}, counter: &counter{reviewResponseCount, reviewID}}, p)
+}
+
+// atLocation narrows a form's responses to p's location, when it names
+// one: the form's counters count every location, so the total is then a
+// COUNT(*) of the form's responses there.
+func atLocation(q listQuery, p feedback.ListParams) listQuery {
+	if p.LocationID != "" {
+		q.where += fmt.Sprintf(" AND location_id = $%d", 4+len(q.args))
+		q.args = append(q.args, p.LocationID)
+		q.counter = nil
+	}
+	return q
 }
 
 // SurveyResponses returns a page of a survey's responses filtered by
@@ -85,13 +102,17 @@ func (s *Store) SurveyResponses(ctx context.Context, workspaceID, surveyID strin
 	if err := formExists(ctx, s.db, "surveys", "survey", &workspaceID, &surveyID); err != nil {
 		return nil, 0, err
 	}
-	return list(ctx, s, workspaceID, surveyResponseQuery(surveyID), p, scanSurveyResponse)
+	if p.LocationID != "" && !canonical(&p.LocationID) {
+		return []feedback.SurveyResponse{}, 0, nil
+	}
+	return list(ctx, s, workspaceID, surveyResponseQuery(surveyID, p), p, scanSurveyResponse)
 }
 
-// surveyResponseQuery returns the list query of a survey's responses.
-func surveyResponseQuery(surveyID string) listQuery {
-	return listQuery{table: "survey_responses", columns: surveyResponseColumns,
-		where: " AND survey_id = $4", args: []any{surveyID}, counter: &counter{surveyResponseCount, surveyID}}
+// surveyResponseQuery returns the list query of a survey's responses
+// that match p's location.
+func surveyResponseQuery(surveyID string, p feedback.ListParams) listQuery {
+	return atLocation(listQuery{table: "survey_responses", columns: surveyResponseColumns,
+		where: " AND survey_id = $4", args: []any{surveyID}, counter: &counter{surveyResponseCount, surveyID}}, p)
 }
 
 // formExists returns feedback.ENotFound unless the review or survey
