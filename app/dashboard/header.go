@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
@@ -25,7 +26,22 @@ func (s *Shell) renderHeader() app.UI {
 		),
 		app.P().Class("dash-user").Body(app.Text("Signed in as "), app.Span().ID("user-email").Class("dash-email").Text(s.me.Email)),
 		s.renderSignOut(),
+		s.renderMenuToggle(),
 	)
+}
+
+// renderMenuToggle shows and hides the navigation on a phone, where it
+// would otherwise take a third of the screen above every page; a wider
+// screen shows the navigation (above the page, or beside it from 64rem)
+// and no button.
+func (s *Shell) renderMenuToggle() app.UI {
+	text := "Menu"
+	if s.menuOpen {
+		text = "Close the menu"
+	}
+	return app.Button().ID("menu-toggle").Type("button").Class("menu-toggle").Text(text).
+		Aria("expanded", strconv.FormatBool(s.menuOpen)).Aria("controls", "dash-nav").
+		OnClick(func(ctx app.Context, e app.Event) { s.menuOpen = !s.menuOpen })
 }
 
 // navGroups are the navigation's groups, in its order.
@@ -52,7 +68,11 @@ func (s *Shell) renderNav() app.UI {
 			app.Ul().Aria("labelledby", id).Body(links...),
 		))
 	}
-	return app.Nav().ID("dash-nav").Class("dash-nav").Aria("label", "Dashboard").Body(groups...)
+	nav := app.Nav().ID("dash-nav").Class("dash-nav").Aria("label", "Dashboard")
+	if s.menuOpen {
+		nav = nav.Class("open")
+	}
+	return nav.Body(groups...)
 }
 
 // navLinks are the links of the group's routes.

@@ -42,6 +42,7 @@ type Shell struct {
 	live      string    // the live status line; empty on pages without live feedback
 	liveState liveState // the state the line tells
 	navigated bool      // the first navigation happened: move the focus on the next ones
+	menuOpen  bool      // the navigation is shown on a narrow screen
 }
 
 // New returns the shell of a dashboard path as the server prerenders it,
@@ -78,7 +79,7 @@ func (s *Shell) OnDismount() { s.dismount() }
 func (s *Shell) OnNav(ctx app.Context) {
 	slug, r, _ := parsePath(ctx.Page().URL().Path)
 	first := !s.navigated
-	s.slug, s.route = slug, r
+	s.slug, s.route, s.menuOpen = slug, r, false
 	if slug != "" {
 		s.lastSlug = slug
 	}

@@ -25,8 +25,15 @@ func TestDashboardOnPhone(t *testing.T) {
 	checkFits(t, b, "overview")
 	checkA11y(t, b, axe, "overview")
 
+	if eval[bool](b, `!!document.getElementById("nav-security").offsetParent`) {
+		t.Error("the navigation takes the phone's screen before the menu is opened")
+	}
+	b.do(chromedp.Click(chromedp.ID("menu-toggle")))
+	b.waitFor("the menu", `document.getElementById("menu-toggle").getAttribute("aria-expanded") === "true" &&
+		!!document.getElementById("nav-security").offsetParent`, 10*time.Second)
+	checkA11y(t, b, axe, "overview with the menu open")
 	b.do(chromedp.Click(chromedp.ID("nav-security")))
-	b.waitFor("the sessions", sessionRows+`.length === 1`, 30*time.Second)
+	b.waitFor("the sessions", sessionRows+`.length === 1 && !document.getElementById("nav-security").offsetParent`, 30*time.Second)
 	checkFits(t, b, "security settings")
 	checkA11y(t, b, axe, "security settings")
 
