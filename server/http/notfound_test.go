@@ -19,7 +19,7 @@ func TestNotFoundPages(t *testing.T) {
 		{"/settings", []string{`id="dashboard"`, "Page not found"}},
 		{"/settings/", []string{`id="dashboard"`, "Page not found"}},
 		{"/settings/tokens", []string{`id="dashboard"`, "Page not found"}},
-		{"/w/demo/reviews", []string{`id="dashboard"`, "Page not found"}},
+		{"/w/demo/nowhere", []string{`id="dashboard"`, "Page not found"}},
 		{"/nothing", []string{"<h1>Page not found</h1>", `href="/web/style.css"`}},
 		{"/settings/Tokens", []string{"<h1>Page not found</h1>", `href="/web/style.css"`}},
 		{"/w/demo/x%22y", []string{"<h1>Page not found</h1>"}},
