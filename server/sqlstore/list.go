@@ -135,7 +135,17 @@ func pageQuery(q listQuery, cond string, n int, anchor bool) string {
 // after narrows cond, with its args, to the rows after the cursor a in
 // list order. The bound on created_at alone is what the index seeks to;
 // the rest only drops the rows of a's created_at that come before it.
+// The list's own upper bound (args[2], exclusive) is lowered to just
+// above a's created_at too: SQLite seeks by one upper bound of a range,
+// and when it took the list's, every page after a cursor scanned the
+// index from the top (an export of a million rows took 24 s). Stored
+// times are whole microseconds, so created_at < a+1µs is created_at <= a.
 func after(cond string, args []any, a feedback.Cursor) (string, []any) {
+	if to, ok := args[2].(time.Time); ok {
+		if upper := a.CreatedAt.Add(time.Microsecond); upper.Before(to) {
+			args[2] = upper
+		}
+	}
 	n := len(args)
 	return cond + fmt.Sprintf(" AND created_at <= $%d AND (created_at < $%d OR id < $%d)", n+1, n+1, n+2),
 		append(args, a.CreatedAt, a.ID)
