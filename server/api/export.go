@@ -161,80 +161,88 @@ func (e *export) check(err error) {
 	}
 }
 
-// handleHygieneExport handles "GET /hygiene/export".
-func (s *Server) handleHygieneExport(w http.ResponseWriter, r *http.Request) error {
-	format, p, err := s.parseExport(r, feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)
-	if err != nil {
-		return err
+// exportFilters are the parameters every export takes.
+var exportFilters = []string{feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor}
+
+// exportJob is what an export reads before it writes: the form's id in
+// the path (when it has one), the format and filters, the workspace, and
+// its locations' names.
+type exportJob struct {
+	id, format, ws string
+	p              feedback.ListParams
+	names          map[string]string
+}
+
+// prepareExport reads an export's request; withID, the form's id in the
+// path too.
+func (s *Server) prepareExport(r *http.Request, withID bool) (j exportJob, err error) {
+	if withID {
+		if j.id, err = request.PathID(r, "id"); err != nil {
+			return j, err
+		}
 	}
-	ws := request.WorkspaceID(r.Context())
-	names, err := s.locationNames(r, ws)
-	if err != nil {
-		return err
+	if j.format, j.p, err = s.parseExport(r, exportFilters...); err != nil {
+		return j, err
 	}
-	e := newExport(w, format, "hygiene", hygieneHeader)
-	return e.finish(s.store.EachHygiene(r.Context(), ws, p, func(items []feedback.HygieneSubmission) error {
+	j.ws = request.WorkspaceID(r.Context())
+	j.names, err = s.locationNames(r, j.ws)
+	return j, err
+}
+
+// stream writes the rows that each hands over, a batch at a time, as
+// record makes them, and ends the export.
+func stream[T any](e *export, each func(fn func([]T) error) error, record func(T) []string) error {
+	return e.finish(each(func(items []T) error {
 		e.batch()
-		for _, h := range items {
-			e.row(hygieneRecord(h, names), h)
+		for _, x := range items {
+			e.row(record(x), x)
 		}
 		return nil
 	}))
 }
 
+// handleHygieneExport handles "GET /hygiene/export".
+func (s *Server) handleHygieneExport(w http.ResponseWriter, r *http.Request) error {
+	j, err := s.prepareExport(r, false)
+	if err != nil {
+		return err
+	}
+	return stream(newExport(w, j.format, "hygiene", hygieneHeader),
+		func(fn func([]feedback.HygieneSubmission) error) error {
+			return s.store.EachHygiene(r.Context(), j.ws, j.p, fn)
+		},
+		func(h feedback.HygieneSubmission) []string { return hygieneRecord(h, j.names) })
+}
+
 // handleReviewExport handles "GET /review/{id}/responses/export".
 func (s *Server) handleReviewExport(w http.ResponseWriter, r *http.Request) error {
-	id, err := request.PathID(r, "id")
+	j, err := s.prepareExport(r, true)
 	if err != nil {
 		return err
 	}
-	format, p, err := s.parseExport(r, feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)
-	if err != nil {
-		return err
-	}
-	ws := request.WorkspaceID(r.Context())
-	names, err := s.locationNames(r, ws)
-	if err != nil {
-		return err
-	}
-	e := newExport(w, format, "review-responses", reviewHeader)
-	return e.finish(s.store.EachReviewResponse(r.Context(), ws, id, p, func(items []feedback.ReviewResponse) error {
-		e.batch()
-		for _, x := range items {
-			e.row(reviewRecord(x, names), x)
-		}
-		return nil
-	}))
+	return stream(newExport(w, j.format, "review-responses", reviewHeader),
+		func(fn func([]feedback.ReviewResponse) error) error {
+			return s.store.EachReviewResponse(r.Context(), j.ws, j.id, j.p, fn)
+		},
+		func(x feedback.ReviewResponse) []string { return reviewRecord(x, j.names) })
 }
 
 // handleSurveyExport handles "GET /surveys/{id}/responses/export": one
 // CSV column per question.
 func (s *Server) handleSurveyExport(w http.ResponseWriter, r *http.Request) error {
-	id, err := request.PathID(r, "id")
+	j, err := s.prepareExport(r, true)
 	if err != nil {
 		return err
 	}
-	format, p, err := s.parseExport(r, feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor)
+	survey, err := s.store.Survey(r.Context(), j.ws, j.id)
 	if err != nil {
 		return err
 	}
-	ws := request.WorkspaceID(r.Context())
-	survey, err := s.store.Survey(r.Context(), ws, id)
-	if err != nil {
-		return err
-	}
-	names, err := s.locationNames(r, ws)
-	if err != nil {
-		return err
-	}
-	e := newExport(w, format, "survey-responses", surveyHeader(survey.Questions))
-	return e.finish(s.store.EachSurveyResponse(r.Context(), ws, id, p, func(items []feedback.SurveyResponse) error {
-		e.batch()
-		for _, x := range items {
-			e.row(surveyRecord(x, survey.Questions, names), x)
-		}
-		return nil
-	}))
+	return stream(newExport(w, j.format, "survey-responses", surveyHeader(survey.Questions)),
+		func(fn func([]feedback.SurveyResponse) error) error {
+			return s.store.EachSurveyResponse(r.Context(), j.ws, j.id, j.p, fn)
+		},
+		func(x feedback.SurveyResponse) []string { return surveyRecord(x, survey.Questions, j.names) })
 }
 
 // locationNames returns the names of the workspace's locations by id.
