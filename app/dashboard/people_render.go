@@ -120,9 +120,9 @@ func (p *peoplePage) renderRow(m feedback.Member) app.UI {
 		app.Td().DataSet("label", "Joined").Text(dateOf(m.CreatedAt.Time)),
 		app.Td().Class("actions").Body(
 			app.Button().Type("button").Class("inline", "change-role").Aria("label", "Make "+m.Email+" "+aRole(to)).
-				Text("Make "+to).OnClick(func(ctx app.Context, e app.Event) { p.ask(ctx, m, to) }),
+				Text("Make "+to).OnClick(func(ctx app.Context, e app.Event) { p.ask(ctx, m, to) }, app.EventScope(m.UserID, to)),
 			app.Button().Type("button").Class("inline", "danger", "remove").Aria("label", "Remove "+m.Email).Text("Remove").
-				OnClick(func(ctx app.Context, e app.Event) { p.ask(ctx, m, "") }),
+				OnClick(func(ctx app.Context, e app.Event) { p.ask(ctx, m, "") }, app.EventScope(m.UserID)),
 		),
 	)
 }
@@ -152,7 +152,7 @@ func (p *peoplePage) renderConfirm() app.UI {
 		app.P().ID("confirm-member-text").Text(text),
 		app.Div().Class("buttons").Body(
 			disabledIf(app.Button().ID("confirm-member-yes").Type("button").Class("danger", "inline").Text(yes), p.working).
-				OnClick(func(ctx app.Context, e app.Event) { p.apply(ctx, mem) }),
+				OnClick(func(ctx app.Context, e app.Event) { p.apply(ctx, mem) }, app.EventScope(mem.UserID, mem.Role)),
 			app.Button().ID("confirm-member-no").Type("button").Class("inline").Text("Cancel").
 				OnClick(func(ctx app.Context, e app.Event) { p.asking = ""; focusLater(ctx, statusID) }),
 		),
