@@ -91,8 +91,7 @@ func (p *auditPage) load() {
 		return func(ctx app.Context) {
 			p.loading = false
 			switch {
-			case isSignedOut(err):
-				p.Shell.endSession("Your session has ended. Sign in again.")
+			case p.Shell.gone(err):
 			case hasStatus(err, 403):
 				p.denied = true
 			case err != nil:

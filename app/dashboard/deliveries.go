@@ -64,8 +64,7 @@ func (p *webhooksPage) gotLog(page *feedback.Page[feedback.WebhookDelivery], err
 	l := &p.log
 	l.loading = false
 	switch {
-	case isSignedOut(err):
-		p.Shell.endSession("Your session has ended. Sign in again.")
+	case p.Shell.gone(err):
 		return
 	case err != nil:
 		l.problem = "The delivery log could not be loaded: " + err.Error()
@@ -91,13 +90,10 @@ func (p *webhooksPage) redeliver(d feedback.WebhookDelivery) {
 		err = explain(err)
 		return func(ctx app.Context) {
 			p.log.busy = ""
-			if isSignedOut(err) {
-				p.Shell.endSession("Your session has ended. Sign in again.")
-				return
-			}
-			if err != nil {
-				p.log.problem = "The delivery was not sent again: " + err.Error()
+			if p.Shell.refused(err, "The delivery was not sent again: ", func(msg string) {
+				p.log.problem = msg
 				focusLater(p.ui, "log-problem")
+			}) {
 				return
 			}
 			p.notice = "Sending the " + d.EventType + " event again."

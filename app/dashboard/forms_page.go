@@ -108,15 +108,7 @@ func (p *formsPage) read(c context.Context) ([]formItem, error) {
 
 // failed handles a read's error and reports whether there was one.
 func (p *formsPage) failed(err error) bool {
-	switch {
-	case err == nil:
-		return false
-	case isSignedOut(err):
-		p.Shell.endSession("Your session has ended. Sign in again.")
-	default:
-		p.problem = "The " + p.noun() + "s could not be loaded: " + err.Error()
-	}
-	return true
+	return p.Shell.refused(err, "The "+p.noun()+"s could not be loaded: ", func(msg string) { p.problem = msg })
 }
 
 // starterQuestion is the one question a new survey starts with, since a
@@ -156,12 +148,10 @@ func (p *formsPage) created(ctx app.Context, id string, err error) {
 	p.creating = false
 	if err != nil {
 		p.createErr = fieldErrors(err)
-		if err = explain(err); isSignedOut(err) {
-			p.Shell.endSession("Your session has ended. Sign in again.")
-			return
-		}
-		p.createMsg = "The " + p.noun() + " was not created: " + err.Error()
-		focusLater(ctx, "new-form-title")
+		p.Shell.refused(explain(err), "The "+p.noun()+" was not created: ", func(msg string) {
+			p.createMsg = msg
+			focusLater(ctx, "new-form-title")
+		})
 		return
 	}
 	p.newTitle = ""
@@ -202,8 +192,7 @@ func (p *formsPage) changeStatus(ctx app.Context, it formItem) {
 		return func(ctx app.Context) {
 			p.move = formMove{}
 			switch {
-			case isSignedOut(err):
-				p.Shell.endSession("Your session has ended. Sign in again.")
+			case p.Shell.gone(err):
 				return
 			case err != nil:
 				p.notice = "The " + p.noun() + " " + it.title + " was not changed: " + err.Error()

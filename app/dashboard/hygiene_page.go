@@ -99,8 +99,7 @@ func (p *hygienePage) load() {
 		return func(ctx app.Context) {
 			p.loading = false
 			switch {
-			case err != nil && isSignedOut(err):
-				p.Shell.endSession("Your session has ended. Sign in again.")
+			case p.Shell.gone(err):
 			case err != nil:
 				p.problem = "The hygiene reports could not be loaded: " + err.Error()
 			default:

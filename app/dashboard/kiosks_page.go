@@ -106,15 +106,7 @@ func (p *kiosksPage) codeLeft() time.Duration {
 
 // failed handles a request's error and reports whether there was one.
 func (p *kiosksPage) failed(err error) bool {
-	switch {
-	case err == nil:
-		return false
-	case isSignedOut(err):
-		p.Shell.endSession("Your session has ended. Sign in again.")
-	default:
-		p.problem = "The kiosks could not be loaded: " + err.Error()
-	}
-	return true
+	return p.Shell.refused(err, "The kiosks could not be loaded: ", func(msg string) { p.problem = msg })
 }
 
 // loadKiosks reads the kiosks.
@@ -149,12 +141,10 @@ func (p *kiosksPage) createCode(ctx app.Context) {
 			p.creating = false
 			if err != nil {
 				p.createErr = fieldErrors(err)
-				if err = explain(err); isSignedOut(err) {
-					p.Shell.endSession("Your session has ended. Sign in again.")
-					return
-				}
-				p.createMsg = "No pairing code was made: " + err.Error()
-				focusLater(ctx, "pair-problem")
+				p.Shell.refused(explain(err), "No pairing code was made: ", func(msg string) {
+					p.createMsg = msg
+					focusLater(ctx, "pair-problem")
+				})
 				return
 			}
 			p.code, p.now = code, time.Now()
@@ -174,8 +164,7 @@ func (p *kiosksPage) unpair(ctx app.Context, k feedback.Kiosk) {
 		return func(ctx app.Context) {
 			p.busy, p.unpairing = false, ""
 			switch {
-			case isSignedOut(err):
-				p.Shell.endSession("Your session has ended. Sign in again.")
+			case p.Shell.gone(err):
 				return
 			case err != nil && !hasStatus(err, 404):
 				p.notice = "The kiosk was not unpaired: " + err.Error()

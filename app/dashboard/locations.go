@@ -90,15 +90,7 @@ func (p *locationsPage) load() {
 
 // failed handles a request's error and reports whether there was one.
 func (p *locationsPage) failed(err error) bool {
-	switch {
-	case err == nil:
-		return false
-	case isSignedOut(err):
-		p.Shell.endSession("Your session has ended. Sign in again.")
-	default:
-		p.problem = "The locations could not be loaded: " + err.Error()
-	}
-	return true
+	return p.Shell.refused(err, "The locations could not be loaded: ", func(msg string) { p.problem = msg })
 }
 
 // create adds the location named in the form.
@@ -114,12 +106,10 @@ func (p *locationsPage) create(ctx app.Context) {
 			p.creating = false
 			if err != nil {
 				p.createErr = fieldErrors(err)
-				if err = explain(err); isSignedOut(err) {
-					p.Shell.endSession("Your session has ended. Sign in again.")
-					return
-				}
-				p.createMsg = "The location was not created: " + err.Error()
-				focusLater(ctx, "new-location-name")
+				p.Shell.refused(explain(err), "The location was not created: ", func(msg string) {
+					p.createMsg = msg
+					focusLater(ctx, "new-location-name")
+				})
 				return
 			}
 			p.newName = ""
@@ -143,15 +133,13 @@ func (p *locationsPage) rename(ctx app.Context) {
 			p.saving = false
 			if err != nil {
 				reason := fieldErrors(err)["name"]
-				if err = explain(err); isSignedOut(err) {
-					p.Shell.endSession("Your session has ended. Sign in again.")
-					return
-				}
-				p.renameErr = err.Error()
-				if reason != "" {
-					p.renameErr = "The name " + reason + "."
-				}
-				focusLater(ctx, "rename-input")
+				p.Shell.refused(explain(err), "", func(msg string) {
+					p.renameErr = msg
+					if reason != "" {
+						p.renameErr = "The name " + reason + "."
+					}
+					focusLater(ctx, "rename-input")
+				})
 				return
 			}
 			p.renaming, p.notice = "", "Renamed the location to "+l.Name+"."
@@ -197,8 +185,7 @@ func (p *locationsPage) remove(ctx app.Context, l feedback.Location) {
 		return func(ctx app.Context) {
 			p.removing, p.deleting = false, ""
 			switch {
-			case isSignedOut(err):
-				p.Shell.endSession("Your session has ended. Sign in again.")
+			case p.Shell.gone(err):
 				return
 			case err != nil && !hasStatus(err, 404):
 				p.notice = "The location was not deleted: " + err.Error()

@@ -273,13 +273,5 @@ func (p *overviewPage) loadKiosks() {
 // session that is gone signs the user out; anything else is shown with
 // a way to read again.
 func (p *overviewPage) failed(err error) bool {
-	switch {
-	case err == nil:
-		return false
-	case isSignedOut(err):
-		p.Shell.endSession("Your session has ended. Sign in again.")
-	default:
-		p.problem = "The overview could not be loaded: " + err.Error()
-	}
-	return true
+	return p.Shell.refused(err, "The overview could not be loaded: ", func(msg string) { p.problem = msg })
 }

@@ -82,8 +82,7 @@ func (p *peoplePage) failed(err error, what string) bool {
 	switch {
 	case err == nil:
 		return false
-	case isSignedOut(err):
-		p.Shell.endSession("Your session has ended. Sign in again.")
+	case p.Shell.gone(err):
 	case hasStatus(err, 403):
 		p.denied = true
 	default:
@@ -103,13 +102,10 @@ func (p *peoplePage) createInvite(ctx app.Context) {
 		inv, err := p.api.CreateInvite(c, role)
 		return func(ctx app.Context) {
 			p.inviting = false
-			if err = explain(err); err != nil {
-				if isSignedOut(err) {
-					p.Shell.endSession("Your session has ended. Sign in again.")
-					return
-				}
-				p.inviteMsg = "The invitation was not created: " + err.Error()
+			if p.Shell.refused(explain(err), "The invitation was not created: ", func(msg string) {
+				p.inviteMsg = msg
 				focusLater(ctx, "invite-problem")
+			}) {
 				return
 			}
 			p.invite = inv
@@ -160,8 +156,7 @@ func (p *peoplePage) apply(ctx app.Context, m feedback.Member) {
 		return func(ctx app.Context) {
 			p.working, p.asking = false, ""
 			switch {
-			case isSignedOut(err):
-				p.Shell.endSession("Your session has ended. Sign in again.")
+			case p.Shell.gone(err):
 				return
 			case err != nil && role == "":
 				p.notice = "The member was not removed: " + err.Error()

@@ -79,15 +79,7 @@ func (p *postersPage) OnDismount() { p.dismount() }
 
 // failed handles a request's error and reports whether there was one.
 func (p *postersPage) failed(err error) bool {
-	switch {
-	case err == nil:
-		return false
-	case isSignedOut(err):
-		p.Shell.endSession("Your session has ended. Sign in again.")
-	default:
-		p.problem = "The posters could not be loaded: " + err.Error()
-	}
-	return true
+	return p.Shell.refused(err, "The posters could not be loaded: ", func(msg string) { p.problem = msg })
 }
 
 // choose shows the posters of location id.
@@ -131,12 +123,10 @@ func (p *postersPage) create(ctx app.Context) {
 			p.creating = false
 			if err != nil {
 				p.createErr = fieldErrors(err)
-				if err = explain(err); isSignedOut(err) {
-					p.Shell.endSession("Your session has ended. Sign in again.")
-					return
-				}
-				p.createMsg = "The poster was not made: " + err.Error()
-				focusLater(ctx, "create-problem")
+				p.Shell.refused(explain(err), "The poster was not made: ", func(msg string) {
+					p.createMsg = msg
+					focusLater(ctx, "create-problem")
+				})
 				return
 			}
 			p.label = ""
@@ -160,8 +150,7 @@ func (p *postersPage) revoke(ctx app.Context, ps feedback.Poster) {
 		return func(ctx app.Context) {
 			p.busy, p.revoking = false, ""
 			switch {
-			case isSignedOut(err):
-				p.Shell.endSession("Your session has ended. Sign in again.")
+			case p.Shell.gone(err):
 				return
 			case err != nil:
 				p.notice = "The poster was not revoked: " + err.Error()
@@ -184,9 +173,5 @@ func posterName(c *catalog, ps feedback.Poster) string {
 
 // fileFailed tells why a poster's file could not be opened.
 func (p *postersPage) fileFailed(err error) {
-	if isSignedOut(err) {
-		p.Shell.endSession("Your session has ended. Sign in again.")
-		return
-	}
-	p.notice = "The file could not be opened: " + err.Error()
+	p.Shell.refused(err, "The file could not be opened: ", func(msg string) { p.notice = msg })
 }

@@ -101,11 +101,7 @@ func (p *responsesPage) readForm(c context.Context) (string, *feedback.Survey, e
 
 // fail shows why the page could not be read.
 func (p *responsesPage) fail(err error) {
-	if isSignedOut(err) {
-		p.Shell.endSession("Your session has ended. Sign in again.")
-		return
-	}
-	p.problem = "The " + string(p.kind) + " could not be loaded: " + err.Error()
+	p.Shell.refused(err, "The "+string(p.kind)+" could not be loaded: ", func(msg string) { p.problem = msg })
 }
 
 // load reads the page of responses that the filter asks for.
@@ -129,11 +125,7 @@ func (p *responsesPage) load() {
 			p.loading = false
 			if err != nil {
 				p.errs = fieldErrors(err)
-				if err = explain(err); isSignedOut(err) {
-					p.Shell.endSession("Your session has ended. Sign in again.")
-					return
-				}
-				p.listMsg = "The responses could not be loaded: " + err.Error()
+				p.Shell.refused(explain(err), "The responses could not be loaded: ", func(msg string) { p.listMsg = msg })
 				return
 			}
 			p.filter, p.loaded = f, true

@@ -59,8 +59,7 @@ func (p *securityPage) loadSessions() {
 func (p *securityPage) gotSessions(items []feedback.Session, err error) {
 	p.sessions.loading = false
 	switch {
-	case isSignedOut(err):
-		p.Shell.endSession("Your session has ended. Sign in again.")
+	case p.Shell.gone(err):
 	case err != nil:
 		p.sessions.problem = "The sessions could not be loaded: " + err.Error()
 	default:

@@ -120,6 +120,29 @@ func (s *Shell) endSession(reason string) {
 	s.ui.Dispatch(func(ctx app.Context) { s.toSignedOut(ctx, reason) })
 }
 
+// refused reports whether a request failed with err. A session that has
+// ended signs the user out; any other failure goes to show, after
+// prefix.
+func (s *Shell) refused(err error, prefix string, show func(msg string)) bool {
+	switch {
+	case err == nil:
+		return false
+	case !s.gone(err):
+		show(prefix + err.Error())
+	}
+	return true
+}
+
+// gone reports whether err says the session has ended, and then signs
+// the user out.
+func (s *Shell) gone(err error) bool {
+	if !isSignedOut(err) {
+		return false
+	}
+	s.endSession("Your session has ended. Sign in again.")
+	return true
+}
+
 // setLive shows the live status line of a page (text "" removes it).
 func (s *Shell) setLive(state liveState, text string) {
 	if s.ui.Context == nil { // not mounted

@@ -74,8 +74,7 @@ func (p *surveyEditor) load() {
 		err = explain(err)
 		return func(ctx app.Context) {
 			switch {
-			case isSignedOut(err):
-				p.Shell.endSession("Your session has ended. Sign in again.")
+			case p.Shell.gone(err):
 			case err != nil:
 				p.problem = "The survey could not be loaded: " + err.Error()
 			default:
@@ -243,15 +242,13 @@ func (p *surveyEditor) save(ctx app.Context) {
 			p.saving = false
 			if err != nil {
 				p.errs = fieldErrors(err)
-				if err = explain(err); isSignedOut(err) {
-					p.Shell.endSession("Your session has ended. Sign in again.")
-					return
-				}
-				p.saveMsg = "The questions were not saved: " + err.Error()
-				if len(p.errs) > 0 {
-					p.saveMsg += " See the fields marked below."
-				}
-				focusLater(ctx, "save-problem")
+				p.Shell.refused(explain(err), "The questions were not saved: ", func(msg string) {
+					p.saveMsg = msg
+					if len(p.errs) > 0 {
+						p.saveMsg += " See the fields marked below."
+					}
+					focusLater(ctx, "save-problem")
+				})
 				return
 			}
 			p.survey, p.qs, p.dirty = s, copyQuestions(s.Questions), false

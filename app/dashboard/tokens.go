@@ -65,16 +65,10 @@ func (p *tokensPage) load() {
 // failed shows err, prefixed, and reports whether there was one; a
 // session that is gone signs the user out.
 func (p *tokensPage) failed(err error, prefix string) bool {
-	switch {
-	case err == nil:
-		return false
-	case isSignedOut(err):
-		p.Shell.endSession("Your session has ended. Sign in again.")
-	default:
-		p.problem = prefix + err.Error()
+	return p.Shell.refused(err, prefix, func(msg string) {
+		p.problem = msg
 		focusLater(p.ui, "tokens-problem")
-	}
-	return true
+	})
 }
 
 // create makes a token with the name typed.

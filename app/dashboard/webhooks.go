@@ -82,16 +82,10 @@ func (p *webhooksPage) load() {
 // failed shows err, prefixed, and reports whether there was one; a
 // session that is gone signs the user out.
 func (p *webhooksPage) failed(err error, prefix string) bool {
-	switch {
-	case err == nil:
-		return false
-	case isSignedOut(err):
-		p.Shell.endSession("Your session has ended. Sign in again.")
-	default:
-		p.problem = prefix + err.Error()
+	return p.Shell.refused(err, prefix, func(msg string) {
+		p.problem = msg
 		focusLater(p.ui, "webhooks-problem")
-	}
-	return true
+	})
 }
 
 // newSecret makes a signing secret: whsec_ and base64 of 32 random

@@ -44,15 +44,8 @@ var surveyQuestions = []struct {
 // poster made through the API, and the response is listed in full on
 // the responses page. Each page passes axe-core and fits both screens.
 func TestDashboardSurvey(t *testing.T) {
-	needBrowser(t)
-	axe := axeScript(t)
-	t.Parallel()
-	s := startSignInServer(t)
-	b := newBrowser(t)
-	b.do(chromedp.EmulateViewport(1280, 800))
-	b.do(chromedp.Navigate(s.base + "/auth/login?return_to=" + demoDashboard + "surveys"))
-	providerLogin(b)
-	b.waitFor("the surveys", `document.querySelectorAll("#forms li.card").length > 0`, 60*time.Second)
+	s, b, axe := signedInAt(t, "surveys", "the surveys",
+		`document.querySelectorAll("#forms li.card").length > 0`)
 
 	b.do(chromedp.Click(chromedp.ID("create-form")))
 	b.waitFor("the reason the empty title is refused", `!!document.getElementById("new-form-title-error")`, 10*time.Second)
@@ -238,15 +231,8 @@ func setDay(b *browser, id, day string) {
 // with only the valid moves offered, confirms the one that cannot be
 // undone, and reads the demo review's responses.
 func TestDashboardReviews(t *testing.T) {
-	needBrowser(t)
-	axe := axeScript(t)
-	t.Parallel()
-	s := startSignInServer(t)
-	b := newBrowser(t)
-	b.do(chromedp.EmulateViewport(1280, 800))
-	b.do(chromedp.Navigate(s.base + "/auth/login?return_to=" + demoDashboard + "reviews"))
-	providerLogin(b)
-	b.waitFor("the reviews", `document.querySelectorAll("#forms li.card").length > 0`, 60*time.Second)
+	s, b, axe := signedInAt(t, "reviews", "the reviews",
+		`document.querySelectorAll("#forms li.card").length > 0`)
 
 	title := "E2E Front desk"
 	b.do(chromedp.SendKeys(chromedp.ID("new-form-title"), title), chromedp.Click(chromedp.ID("create-form")))

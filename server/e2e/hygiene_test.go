@@ -15,15 +15,8 @@ import (
 // in its order, and a day with no report says so. The page passes
 // axe-core and fits a desktop's and a phone's screen.
 func TestDashboardHygiene(t *testing.T) {
-	needBrowser(t)
-	axe := axeScript(t)
-	t.Parallel()
-	s := startSignInServer(t)
-	b := newBrowser(t)
-	b.do(chromedp.EmulateViewport(1280, 800))
-	b.do(chromedp.Navigate(s.base + "/auth/login?return_to=" + demoDashboard + "hygiene"))
-	providerLogin(b)
-	b.waitFor("the reports", `document.querySelectorAll("#hygiene-list tbody tr").length > 0`, 60*time.Second)
+	_, b, axe := signedInAt(t, "hygiene", "the reports",
+		`document.querySelectorAll("#hygiene-list tbody tr").length > 0`)
 
 	apiTotal := func(query string) int {
 		return eval[int](b, `fetch("/api/v1/hygiene?`+query+`", {headers: {"Feedback-Workspace": "demo"}}).then((r) => r.json()).then((p) => p.meta.total)`)

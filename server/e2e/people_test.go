@@ -33,15 +33,8 @@ var inviteLink = regexp.MustCompile(`^http://[^/]+/auth/invite/fbi_[0-9A-Za-z]{4
 // log lists what happened. Each page passes axe-core and fits a
 // desktop's and a phone's screen.
 func TestDashboardPeople(t *testing.T) {
-	needBrowser(t)
-	axe := axeScript(t)
-	t.Parallel()
-	s := startSignInServer(t)
-	b := newBrowser(t)
-	b.do(chromedp.EmulateViewport(1280, 800))
-	b.do(chromedp.Navigate(s.base + "/auth/login?return_to=" + demoDashboard + "people"))
-	providerLogin(b)
-	b.waitFor("the empty list", `document.getElementById("sessions-status")?.textContent.startsWith("No member yet")`, 60*time.Second)
+	s, b, axe := signedInAt(t, "people", "the empty list",
+		`document.getElementById("sessions-status")?.textContent.startsWith("No member yet")`)
 
 	b.do(chromedp.Click(chromedp.ID("create-invite")))
 	b.waitFor("the invitation link", `!!document.getElementById("invite-link")?.value`, 10*time.Second)

@@ -18,15 +18,8 @@ import (
 // confirmation that says what it revokes. Each page passes axe-core and
 // fits a desktop's and a phone's screen.
 func TestDashboardPlaces(t *testing.T) {
-	needBrowser(t)
-	axe := axeScript(t)
-	t.Parallel()
-	s := startSignInServer(t)
-	b := newBrowser(t)
-	b.do(chromedp.EmulateViewport(1280, 800))
-	b.do(chromedp.Navigate(s.base + "/auth/login?return_to=" + demoDashboard + "locations"))
-	providerLogin(b)
-	b.waitFor("the locations", `document.querySelectorAll("#locations tbody tr").length > 0`, 60*time.Second)
+	s, b, axe := signedInAt(t, "locations", "the locations",
+		`document.querySelectorAll("#locations tbody tr").length > 0`)
 
 	b.do(chromedp.Click(chromedp.ID("create-location")))
 	b.waitFor("the reason the empty name is refused", `!!document.getElementById("new-location-name-error")`, 10*time.Second)
