@@ -115,12 +115,11 @@ func (e *export) start() {
 	}
 }
 
-// row writes one item: its CSV record, or its JSON on a line.
-func (e *export) row(record []string, item any) {
-	if e.format == formatCSV {
-		e.check(e.csv.Write(record))
-		return
-	}
+// csvRow writes one CSV record.
+func (e *export) csvRow(record []string) { e.check(e.csv.Write(record)) }
+
+// jsonRow writes item's JSON on a line.
+func (e *export) jsonRow(item any) {
 	if a, ok := item.(feedback.JSONAppender); ok {
 		e.line = append(a.AppendJSON(e.line[:0]), '\n')
 	} else {
@@ -195,7 +194,11 @@ func stream[T any](e *export, each func(fn func([]T) error) error, record func(T
 	return e.finish(each(func(items []T) error {
 		e.batch()
 		for _, x := range items {
-			e.row(record(x), x)
+			if e.csv != nil {
+				e.csvRow(record(x))
+			} else {
+				e.jsonRow(x)
+			}
 		}
 		return nil
 	}))
