@@ -46,10 +46,11 @@ func TestSharedSettle(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range positions {
 		wg.Go(func() {
-			positions[i], err = db.EventPosition(ctx, w.ID)
+			pos, err := db.EventPosition(ctx, w.ID)
 			if err != nil {
 				t.Error(err)
 			}
+			positions[i] = pos
 		})
 	}
 	time.Sleep(200 * time.Millisecond)
