@@ -90,6 +90,7 @@ func (p *postersPage) renderList() app.UI {
 						}),
 					),
 				)),
+				p.renderPrintAll(),
 				app.Ul().ID("posters").Class("cards").Body(
 					app.Range(p.posters).Slice(func(i int) app.UI { return p.renderPoster(p.posters[i]) }),
 				),
@@ -97,6 +98,27 @@ func (p *postersPage) renderList() app.UI {
 		}),
 	)
 }
+
+// renderPrintAll opens one PDF of the location's active posters, a page
+// each, to print them at once; nothing when there is none.
+func (p *postersPage) renderPrintAll() app.UI {
+	var ids []string
+	for _, ps := range p.posters {
+		if ps.Status == feedback.PosterActive && len(ids) < maxPrint {
+			ids = append(ids, ps.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return app.If(false, nil)
+	}
+	return app.P().Class("buttons").Body(
+		fileLink(&p.requests, p.api, "print-all", p.api.PostersPrintPath(ids), "posters.pdf",
+			"Print "+plural(len(ids), "active poster", "active posters")+" (one PDF)", false, p.fileFailed).Class("button", "inline"),
+	)
+}
+
+// maxPrint is how many posters one PDF prints (the API's limit).
+const maxPrint = 50
 
 // renderPoster is one poster: what it shows, its state, its files, and
 // revocation with its confirmation.
@@ -123,6 +145,8 @@ func (p *postersPage) renderPoster(ps feedback.Poster) app.UI {
 				"Download the PDF", true, fail).Aria("label", "Download the PDF of "+name),
 			fileLink(&p.requests, p.api, "qr-download-"+ps.ID, p.api.PosterQRPath(ps.ID, atoi(size)), "qr-"+ps.ID+"-"+size+".png",
 				"Download the QR code (PNG)", true, fail).Aria("label", "Download the QR code of "+name+" as a PNG image"),
+			fileLink(&p.requests, p.api, "qr-svg-"+ps.ID, p.api.PosterQRSVGPath(ps.ID, atoi(size)), "qr-"+ps.ID+".svg",
+				"Download the QR code (SVG)", true, fail).Aria("label", "Download the QR code of "+name+" as an SVG image, for print at any size"),
 			app.Button().Type("button").Class("inline", "danger").Aria("label", "Revoke "+name).Text("Revoke").
 				OnClick(func(ctx app.Context, e app.Event) { p.revoking = ps.ID; focusLater(ctx, "confirm-revoke") }, app.EventScope(ps.ID)),
 		),

@@ -20,8 +20,10 @@ func (s *Server) registerPosterRoutes(r chi.Router) {
 	r.Post("/locations/{id}/posters", s.handle(s.handlePosterCreate))
 	r.Get("/posters/{id}", s.handle(s.handlePosterGet))
 	r.Post("/posters/{id}/revoke", s.handle(s.handlePosterRevoke))
-	r.Get("/posters/{id}/qr.png", s.handle(s.handlePosterQR))
+	r.Get("/posters/{id}/qr.png", s.handle(s.handlePosterQR(poster.QRPNG, "image/png")))
+	r.Get("/posters/{id}/qr.svg", s.handle(s.handlePosterQR(poster.QRSVG, "image/svg+xml")))
 	r.Get("/posters/{id}/poster.pdf", s.handle(s.handlePosterPDF))
+	r.Get("/posters/print.pdf", s.handle(s.handlePostersPDF))
 }
 
 // handlePosterList handles "GET /locations/{id}/posters".
@@ -103,24 +105,27 @@ func (s *Server) writePoster(w http.ResponseWriter, r *http.Request, p *server.P
 	return response.JSON(w, http.StatusOK, out)
 }
 
-// handlePosterQR handles "GET /posters/{id}/qr.png".
-func (s *Server) handlePosterQR(w http.ResponseWriter, r *http.Request) error {
-	size, err := qrSize(r)
-	if err != nil {
-		return err
+// handlePosterQR handles "GET /posters/{id}/qr.png" and ".../qr.svg":
+// draw makes the image of the poster's URL at the size asked for.
+func (s *Server) handlePosterQR(draw func(url string, size int) ([]byte, error), contentType string) response.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		size, err := qrSize(r)
+		if err != nil {
+			return err
+		}
+		_, out, err := s.pathPosterWire(r)
+		if err != nil {
+			return err
+		}
+		img, err := draw(out.URL, size)
+		if err != nil {
+			return err
+		}
+		w.Header().Set("Content-Type", contentType)
+		w.Header().Set("Cache-Control", "private, max-age=3600")
+		_, _ = w.Write(img)
+		return nil
 	}
-	_, out, err := s.pathPosterWire(r)
-	if err != nil {
-		return err
-	}
-	png, err := poster.QRPNG(out.URL, size)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "image/png")
-	w.Header().Set("Cache-Control", "private, max-age=3600")
-	_, _ = w.Write(png)
-	return nil
 }
 
 func qrSize(r *http.Request) (int, error) {

@@ -3,7 +3,9 @@ package api
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/http/request"
@@ -37,6 +39,70 @@ func (s *Server) handlePosterPDF(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	_, _ = w.Write(buf.Bytes())
 	return nil
+}
+
+// maxPrint is how many posters one print of several takes.
+const maxPrint = 50
+
+// handlePostersPDF handles "GET /posters/print.pdf?ids=…": the posters
+// named, a page each in their order, in one A4 PDF to print at once, in
+// the language of Accept-Language. An unknown id (or another
+// workspace's) answers 404, as for one poster.
+func (s *Server) handlePostersPDF(w http.ResponseWriter, r *http.Request) error {
+	ids, err := printIDs(r)
+	if err != nil {
+		return err
+	}
+	ws, lang := request.WorkspaceID(r.Context()), request.Language(r)
+	sheets := make([]poster.Sheet, 0, len(ids))
+	for _, id := range ids {
+		p, err := s.store.Poster(r.Context(), ws, id)
+		if err != nil {
+			return err
+		}
+		out, err := s.posterWire(r.Context(), p)
+		if err != nil {
+			return err
+		}
+		sheet, err := s.posterSheet(r.Context(), p, out.URL, lang)
+		if err != nil {
+			return err
+		}
+		sheets = append(sheets, sheet)
+	}
+	var buf bytes.Buffer
+	if err := poster.PDFs(&buf, sheets); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", `inline; filename="posters.pdf"`)
+	w.Header().Set("Cache-Control", "private, no-store")
+	_, _ = w.Write(buf.Bytes())
+	return nil
+}
+
+// printIDs reads the ids parameter: 1 to maxPrint poster ids, comma
+// separated, each once.
+func printIDs(r *http.Request) ([]string, error) {
+	q := r.URL.Query()
+	var v feedback.Validator
+	for name, vals := range q {
+		v.Check(name == "ids", name, "is not a parameter of this endpoint")
+		v.Check(len(vals) == 1, name, "must be given once")
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, raw := range strings.Split(q.Get("ids"), ",") {
+		id, ok := feedback.ParseUUID(strings.TrimSpace(raw))
+		if !ok || seen[id] {
+			v.Add("ids", "must be poster ids separated by commas, each once")
+			break
+		}
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	v.Check(len(ids) <= maxPrint, "ids", fmt.Sprintf("must name at most %d posters", maxPrint))
+	return ids, v.ParamErr()
 }
 
 // posterSheet gathers the texts printed on a poster.

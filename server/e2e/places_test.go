@@ -43,6 +43,16 @@ func TestDashboardPlaces(t *testing.T) {
 	if got != "200 application/pdf %PDF-" {
 		t.Errorf("the poster's PDF link answers %q, want 200 application/pdf %%PDF-", got)
 	}
+	svg := eval[string](b, `fetch(document.querySelector("#posters a[id^=qr-svg-]").getAttribute("href"), {headers: {"Feedback-Workspace": "demo"}}).then(async (r) =>
+		r.status + " " + r.headers.get("Content-Type") + " " + (await r.text()).slice(0, 4))`)
+	if svg != "200 image/svg+xml <svg" {
+		t.Errorf("the poster's SVG link answers %q, want 200 image/svg+xml <svg", svg)
+	}
+	all := eval[string](b, `fetch(document.getElementById("print-all").getAttribute("href"), {headers: {"Feedback-Workspace": "demo"}}).then(async (r) =>
+		r.status + " " + r.headers.get("Content-Type") + " " + document.getElementById("print-all").textContent)`)
+	if all != "200 application/pdf Print 1 active poster (one PDF)" {
+		t.Errorf("the print-all link answers %q, want a PDF of the one active poster", all)
+	}
 	pageShots(t, b, axe, "posters", "posters-title")
 
 	// A kiosk paired with the code the page shows, for the new location.

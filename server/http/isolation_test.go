@@ -29,6 +29,8 @@ func TestWorkspaceIsolation(t *testing.T) {
 			{"GET", "/posters/{poster}", nil},
 			{"POST", "/posters/{poster}/revoke", nil},
 			{"GET", "/posters/{poster}/qr.png", nil},
+			{"GET", "/posters/{poster}/qr.svg", nil},
+			{"GET", "/posters/print.pdf?ids={poster}", nil},
 			{"GET", "/posters/{poster}/poster.pdf", nil},
 			{"GET", "/review/{review}", nil},
 			{"PATCH", "/review/{review}", map[string]any{"status": "paused"}},

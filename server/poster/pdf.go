@@ -1,6 +1,7 @@
 package poster
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -39,17 +40,44 @@ const family = "go"
 // PDF returns [ErrNoURL] if s.URL is empty, and an error if the URL is too
 // long for a QR code or writing to w fails.
 func PDF(w io.Writer, s Sheet) error {
-	return render(w, s, true)
+	return render(w, []Sheet{s}, true)
 }
 
-// render is [PDF] with a switch for compressing the content streams, which
-// tests turn off to read the drawing operators.
-func render(w io.Writer, s Sheet, compress bool) error {
-	code, err := encode(s.URL)
-	if err != nil {
-		return err
+// PDFs writes the sheets to w as one A4 PDF, a page per sheet in their
+// order, each as [PDF] draws it, to print several posters at once; the
+// document's metadata (title, dates, language) are the first sheet's.
+// It returns an error if there is no sheet, or as [PDF] for any sheet.
+func PDFs(w io.Writer, sheets []Sheet) error {
+	if len(sheets) == 0 {
+		return errors.New("poster: no sheet to print")
 	}
-	p := newPage(s, compress)
+	return render(w, sheets, true)
+}
+
+// render is [PDFs] with a switch for compressing the content streams,
+// which tests turn off to read the drawing operators.
+func render(w io.Writer, sheets []Sheet, compress bool) error {
+	codes := make([]*qr.Code, len(sheets))
+	for i, s := range sheets {
+		c, err := encode(s.URL)
+		if err != nil {
+			return err
+		}
+		codes[i] = c
+	}
+	p := newDocument(sheets[0], compress)
+	for i, s := range sheets {
+		p.AddPage()
+		drawSheet(p, s, codes[i])
+	}
+	if err := p.Output(w); err != nil {
+		return fmt.Errorf("poster: write PDF: %w", err)
+	}
+	return nil
+}
+
+// drawSheet draws s, whose URL's code is code, on the current page.
+func drawSheet(p *fpdf.Fpdf, s Sheet, code *qr.Code) {
 	cta := s.CallToAction
 	if strings.TrimSpace(cta) == "" {
 		cta = CallToAction(s.Language)
@@ -66,15 +94,11 @@ func render(w io.Writer, s Sheet, compress bool) error {
 	y += (room - side) / 2 // centre the code and its text between heading and footer
 	drawCode(p, code, (pageWidth-side)/2, y, side)
 	drawBlocks(p, y+side, under...)
-
-	if err := p.Output(w); err != nil {
-		return fmt.Errorf("poster: write PDF: %w", err)
-	}
-	return nil
 }
 
-// newPage returns a document with the Go fonts loaded and one A4 page.
-func newPage(s Sheet, compress bool) *fpdf.Fpdf {
+// newDocument returns a document with the Go fonts loaded and no page
+// yet, its metadata from s.
+func newDocument(s Sheet, compress bool) *fpdf.Fpdf {
 	p := fpdf.New("P", "mm", "A4", "")
 	p.SetCompression(compress)
 	p.SetCatalogSort(true)
@@ -95,7 +119,6 @@ func newPage(s Sheet, compress bool) *fpdf.Fpdf {
 	p.SetCellMargin(0)
 	p.AddUTF8FontFromBytes(family, regular.style, regular.ttf)
 	p.AddUTF8FontFromBytes(family, bold.style, bold.ttf)
-	p.AddPage()
 	return p
 }
 

@@ -243,3 +243,27 @@ func BenchmarkPDF(b *testing.B) {
 	}
 	b.ReportMetric(float64(buf.Len()), "bytes/pdf")
 }
+
+// TestPDFs: several sheets make one document of as many pages, each with
+// its own code and title; none is an error.
+func TestPDFs(t *testing.T) {
+	second := sheet
+	second.Title, second.URL = "Lobby", "https://fb.example.com/q/Other456"
+	var buf bytes.Buffer
+	if err := poster.PDFsUncompressed(&buf, []poster.Sheet{sheet, second}); err != nil {
+		t.Fatal(err)
+	}
+	pdf := buf.Bytes()
+	if n := bytes.Count(pdf, []byte("/Type /Page\n")) + bytes.Count(pdf, []byte("/Type /Page ")); n != 2 {
+		t.Errorf("%d pages, want 2", n)
+	}
+	if got, want := len(rect.FindAll(pdf, -1)), darkModules(t, sheet.URL)+darkModules(t, second.URL); got != want {
+		t.Errorf("%d filled rectangles, want the dark modules of both codes, %d", got, want)
+	}
+	if !shows(pdf, "Lobby") || !shows(pdf, sheet.URL) || !shows(pdf, second.URL) {
+		t.Error("a page lacks its title or its URL")
+	}
+	if err := poster.PDFs(&buf, nil); err == nil {
+		t.Error("no sheet gave no error")
+	}
+}

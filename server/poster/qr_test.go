@@ -2,10 +2,13 @@ package poster_test
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"image"
 	"image/color"
 	"image/png"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -139,4 +142,58 @@ func BenchmarkQRPNG(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// TestQRSVG: the SVG is well-formed XML of the given size whose path
+// covers exactly the code's dark modules, shifted by the quiet zone.
+func TestQRSVG(t *testing.T) {
+	for _, url := range []string{"https://fb.example.com/q/AbC123xyz", "https://fb.example.com/q/" + strings.Repeat("x", 400)} {
+		b, err := poster.QRSVG(url, 300)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Width string `xml:"width,attr"`
+			Path  struct {
+				D string `xml:"d,attr"`
+			} `xml:"path"`
+		}
+		if err := xml.Unmarshal(b, &doc); err != nil || doc.Width != "300" {
+			t.Fatalf("%s: width %q, %v", b, doc.Width, err)
+		}
+		code, _ := qr.Encode(url, qr.M)
+		dark := map[[2]int]bool{}
+		for _, m := range regexp.MustCompile(`M(\d+) (\d+)h(\d+)v1h-(\d+)z`).FindAllStringSubmatch(doc.Path.D, -1) {
+			x, y, n := atoi(t, m[1]), atoi(t, m[2]), atoi(t, m[3])
+			for i := range n {
+				dark[[2]int{x + i - 4, y - 4}] = true
+			}
+		}
+		count := 0
+		for y := range code.Size {
+			for x := range code.Size {
+				if code.Black(x, y) != dark[[2]int{x, y}] {
+					t.Fatalf("module %d,%d: dark %v in the SVG, %v in the code", x, y, dark[[2]int{x, y}], code.Black(x, y))
+				}
+				if code.Black(x, y) {
+					count++
+				}
+			}
+		}
+		if count != len(dark) {
+			t.Errorf("the SVG darkens %d modules, the code has %d", len(dark), count)
+		}
+	}
+	if _, err := poster.QRSVG(" ", 300); !errors.Is(err, poster.ErrNoURL) {
+		t.Errorf("an empty URL: %v", err)
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

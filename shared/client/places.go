@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -38,8 +39,20 @@ func (c *Client) PosterQRPath(id string, size int) string {
 	return withQuery(c.api("/posters/"+url.PathEscape(id)+"/qr.png"), url.Values{"size": {strconv.Itoa(size)}})
 }
 
-// File gets the file at path (a path PosterPDFPath or PosterQRPath
-// returned): its bytes and content type.
+// PosterQRSVGPath returns the path of a poster's QR code as an SVG image
+// whose width and height are size pixels (64 to 2048); it scales.
+func (c *Client) PosterQRSVGPath(id string, size int) string {
+	return withQuery(c.api("/posters/"+url.PathEscape(id)+"/qr.svg"), url.Values{"size": {strconv.Itoa(size)}})
+}
+
+// PostersPrintPath returns the path of one PDF with a page per poster
+// of ids (1 to 50), in their order.
+func (c *Client) PostersPrintPath(ids []string) string {
+	return withQuery(c.api("/posters/print.pdf"), url.Values{"ids": {strings.Join(ids, ",")}})
+}
+
+// File gets the file at path (a path PosterPDFPath, PosterQRPath or
+// PosterQRSVGPath returned): its bytes and content type.
 func (c *Client) File(ctx context.Context, path string) ([]byte, string, error) {
 	r, err := c.Do(ctx, "GET", path, nil, nil)
 	if err != nil {
