@@ -41,14 +41,7 @@ func TestScaleOutLive(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	sock, _, err := websocket.Dial(ctx, "ws://"+a+"/api/v1/live", &websocket.DialOptions{
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + tok}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sock.CloseNow()
-	var ready feedback.LiveControl
-	readJSON(t, ctx, sock, &ready)
+	sock, ready := dialLive(t, ctx, a, tok)
 	id := feedback.NewID()
 	apiCall(t, c, "", "POST", "/q/"+poster.Code, map[string]any{"id": id, "rating": 2}, nil)
 	var e feedback.Event
@@ -96,6 +89,22 @@ func apiCall(t *testing.T, addr, tok, method, path string, body, out any) {
 }
 
 // readJSON reads the socket's next message into v.
+// dialLive opens the live stream of the token's workspace on the
+// instance at addr (host:port) and reads its live.ready; the socket
+// closes when the test ends.
+func dialLive(t *testing.T, ctx context.Context, addr, tok string) (*websocket.Conn, feedback.LiveControl) {
+	t.Helper()
+	sock, _, err := websocket.Dial(ctx, "ws://"+addr+"/api/v1/live", &websocket.DialOptions{
+		HTTPHeader: http.Header{"Authorization": {"Bearer " + tok}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sock.CloseNow() })
+	var ready feedback.LiveControl
+	readJSON(t, ctx, sock, &ready)
+	return sock, ready
+}
+
 func readJSON(t *testing.T, ctx context.Context, c *websocket.Conn, v any) {
 	t.Helper()
 	_, b, err := c.Read(ctx)
@@ -120,18 +129,11 @@ func TestLiveShutdownGoingAway(t *testing.T) {
 	addr, proc := startFeedbackdProc(t, bin, env)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	sock, _, err := websocket.Dial(ctx, "ws://"+addr+"/api/v1/live", &websocket.DialOptions{
-		HTTPHeader: http.Header{"Authorization": {"Bearer " + tok}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sock.CloseNow()
-	var ready feedback.LiveControl
-	readJSON(t, ctx, sock, &ready)
+	sock, _ := dialLive(t, ctx, addr, tok)
 	if err := proc.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = sock.Read(ctx)
+	_, _, err := sock.Read(ctx)
 	var ce websocket.CloseError
 	if !errors.As(err, &ce) || ce.Code != websocket.StatusGoingAway {
 		t.Errorf("on SIGTERM the socket ended with %v, want close 1001", err)
