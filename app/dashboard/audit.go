@@ -77,13 +77,7 @@ func (p *auditPage) load() {
 		return
 	}
 	params := feedback.ListParams{Page: p.page, PerPage: p.perPage}
-	if t, ok := localDate(p.from); ok {
-		params.From = &t
-	}
-	if t, ok := localDate(p.to); ok {
-		t = t.AddDate(0, 0, 1) // the day is included
-		params.To = &t
-	}
+	params.From, params.To = dayRange(p.from, p.to)
 	p.loading = true
 	p.async(func(c context.Context) func(app.Context) {
 		page, err := p.api.AuditLog(c, params)
@@ -125,13 +119,6 @@ func (p *auditPage) goTo(ctx app.Context, n int) {
 	p.page = n
 	p.load()
 	focusLater(ctx, "audit-title")
-}
-
-// localDate is the start of the day s (YYYY-MM-DD) in the browser's time
-// zone, and whether s is a day.
-func localDate(s string) (time.Time, bool) {
-	t, err := time.ParseInLocation("2006-01-02", s, time.Local)
-	return t, err == nil
 }
 
 // auditAction tells what an entry's action did, in words.

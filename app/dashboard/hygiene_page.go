@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -56,25 +55,13 @@ func (p *hygienePage) OnDismount() { p.dismount() }
 // of the first to the end of the last, in the browser's time zone.
 func (f hygieneFilter) params() feedback.ListParams {
 	lp := feedback.ListParams{Page: max(f.page, 1), PerPage: hygienePerPage, LocationID: f.location}
-	if t, err := time.ParseInLocation(time.DateOnly, f.from, time.Local); err == nil {
-		lp.From = &t
-	}
-	if t, err := time.ParseInLocation(time.DateOnly, f.to, time.Local); err == nil {
-		end := t.AddDate(0, 0, 1)
-		lp.To = &end
-	}
+	lp.From, lp.To = dayRange(f.from, f.to)
 	return lp
 }
 
-// exportHref is the download link of the filtered list in format: the
-// workspace is named in the query, as a link cannot send the header.
+// exportHref is the download link of the filtered list in format.
 func (p *hygienePage) exportHref(format string) string {
-	v := p.filter.params().Values()
-	v.Del(feedback.ParamPage)
-	v.Del(feedback.ParamPerPage)
-	v.Set("format", format)
-	v.Set("workspace", p.Workspace.Slug)
-	return "/api/v1/hygiene/export?" + v.Encode()
+	return exportHref("/api/v1/hygiene/export", p.filter.params(), format, p.Workspace.Slug)
 }
 
 // load reads the locations once and the page of the filter; the list on

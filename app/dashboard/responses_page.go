@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -140,35 +139,18 @@ func (p *responsesPage) load() {
 
 // params are the list parameters of the filter.
 func (f responseFilter) params() feedback.ListParams {
-	return feedback.ListParams{Page: f.page, PerPage: responsesPerPage, From: dayStart(f.from, 0), To: dayStart(f.to, 1),
-		LocationID: f.loc}
+	from, to := dayRange(f.from, f.to)
+	return feedback.ListParams{Page: f.page, PerPage: responsesPerPage, From: from, To: to, LocationID: f.loc}
 }
 
 // exportHref is the download link, in format, of the responses the
-// list on screen was read with (every page): the workspace is named in
-// the query, as a link cannot send the header.
+// list on screen was read with (every page).
 func (p *responsesPage) exportHref(format string) string {
-	v := p.filter.params().Values()
-	v.Del(feedback.ParamPage)
-	v.Del(feedback.ParamPerPage)
-	v.Set("format", format)
-	v.Set("workspace", p.Workspace.Slug)
-	base := "/api/v1/surveys/" + p.id
+	path := "/api/v1/surveys/" + p.id + "/responses/export"
 	if p.kind == feedback.FormReview {
-		base = "/api/v1/review/" + p.id
+		path = "/api/v1/review/" + p.id + "/responses/export"
 	}
-	return base + "/responses/export?" + v.Encode()
-}
-
-// dayStart is the start of the browser's day that day names (YYYY-MM-DD)
-// plus add days, nil for no day.
-func dayStart(day string, add int) *time.Time {
-	d, err := time.ParseInLocation("2006-01-02", day, time.Local)
-	if err != nil {
-		return nil
-	}
-	t := d.AddDate(0, 0, add)
-	return &t
+	return exportHref(path, p.filter.params(), format, p.Workspace.Slug)
 }
 
 // turn shows page n of the filtered responses.

@@ -111,3 +111,36 @@ func localDay(now time.Time) (from, to time.Time) {
 	from = time.Date(y, m, d, 0, 0, 0, 0, time.Local)
 	return from.UTC(), from.AddDate(0, 0, 1).UTC()
 }
+
+// localDate is the start of the day s (YYYY-MM-DD) in the browser's time
+// zone, and whether s is a day.
+func localDate(s string) (time.Time, bool) {
+	t, err := time.ParseInLocation(time.DateOnly, s, time.Local)
+	return t, err == nil
+}
+
+// dayRange is the list range of the days typed in a page's filter, both
+// included: from the start of the first to the start of the day after
+// the last, in the browser's time zone; nil where no day is typed.
+func dayRange(first, last string) (from, to *time.Time) {
+	if t, ok := localDate(first); ok {
+		from = &t
+	}
+	if t, ok := localDate(last); ok {
+		t = t.AddDate(0, 0, 1)
+		to = &t
+	}
+	return from, to
+}
+
+// exportHref is the download link, in format, of the whole list at the
+// API path (…/export) that lp filters: the workspace is named in the
+// query, as a link cannot send the header.
+func exportHref(path string, lp feedback.ListParams, format, slug string) string {
+	v := lp.Values()
+	v.Del(feedback.ParamPage)
+	v.Del(feedback.ParamPerPage)
+	v.Set("format", format)
+	v.Set("workspace", slug)
+	return path + "?" + v.Encode()
+}
