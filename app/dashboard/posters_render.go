@@ -104,7 +104,7 @@ func (p *postersPage) renderList() app.UI {
 func (p *postersPage) renderPrintAll() app.UI {
 	var ids []string
 	for _, ps := range p.posters {
-		if ps.Status == feedback.PosterActive && len(ids) < maxPrint {
+		if ps.Status == feedback.PosterActive && len(ids) < feedback.MaxPrintPosters {
 			ids = append(ids, ps.ID)
 		}
 	}
@@ -116,9 +116,6 @@ func (p *postersPage) renderPrintAll() app.UI {
 			"Print "+plural(len(ids), "active poster", "active posters")+" (one PDF)", false, p.fileFailed).Class("button", "inline"),
 	)
 }
-
-// maxPrint is how many posters one PDF prints (the API's limit).
-const maxPrint = 50
 
 // renderPoster is one poster: what it shows, its state, its files, and
 // revocation with its confirmation.

@@ -26,7 +26,7 @@ func (s *Server) handlePosterPDF(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	lang := request.Language(r)
-	sheet, err := s.posterSheet(r.Context(), p, out.URL, lang)
+	sheet, err := s.posterSheet(r.Context(), p, out.URL, lang, nil)
 	if err != nil {
 		return err
 	}
@@ -41,9 +41,6 @@ func (s *Server) handlePosterPDF(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// maxPrint is how many posters one print of several takes.
-const maxPrint = 50
-
 // handlePostersPDF handles "GET /posters/print.pdf?ids=…": the posters
 // named, a page each in their order, in one A4 PDF to print at once, in
 // the language of Accept-Language. An unknown id (or another
@@ -54,7 +51,7 @@ func (s *Server) handlePostersPDF(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	ws, lang := request.WorkspaceID(r.Context()), request.Language(r)
-	sheets := make([]poster.Sheet, 0, len(ids))
+	sheets, views := make([]poster.Sheet, 0, len(ids)), map[viewKey]*feedback.FormView{}
 	for _, id := range ids {
 		p, err := s.store.Poster(r.Context(), ws, id)
 		if err != nil {
@@ -64,7 +61,7 @@ func (s *Server) handlePostersPDF(w http.ResponseWriter, r *http.Request) error 
 		if err != nil {
 			return err
 		}
-		sheet, err := s.posterSheet(r.Context(), p, out.URL, lang)
+		sheet, err := s.posterSheet(r.Context(), p, out.URL, lang, views)
 		if err != nil {
 			return err
 		}
@@ -81,8 +78,8 @@ func (s *Server) handlePostersPDF(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
-// printIDs reads the ids parameter: 1 to maxPrint poster ids, comma
-// separated, each once.
+// printIDs reads the ids parameter: 1 to feedback.MaxPrintPosters poster
+// ids, comma separated, each once.
 func printIDs(r *http.Request) ([]string, error) {
 	q := r.URL.Query()
 	var v feedback.Validator
@@ -101,15 +98,30 @@ func printIDs(r *http.Request) ([]string, error) {
 		seen[id] = true
 		ids = append(ids, id)
 	}
-	v.Check(len(ids) <= maxPrint, "ids", fmt.Sprintf("must name at most %d posters", maxPrint))
+	v.Check(len(ids) <= feedback.MaxPrintPosters, "ids", fmt.Sprintf("must name at most %d posters", feedback.MaxPrintPosters))
 	return ids, v.ParamErr()
 }
 
-// posterSheet gathers the texts printed on a poster.
-func (s *Server) posterSheet(ctx context.Context, p *server.Poster, url, lang string) (poster.Sheet, error) {
-	view, err := workspace.FormView(ctx, s.store, p.WorkspaceID, p.LocationID, p.FormRef, false)
-	if err != nil {
-		return poster.Sheet{}, err
+// viewKey names what a poster shows: its location and its form.
+type viewKey struct {
+	location string
+	form     feedback.FormRef
+}
+
+// posterSheet gathers the texts printed on a poster. It reads the
+// location and the form through views (when not nil), which keeps each
+// it read: the posters of one print mostly share them.
+func (s *Server) posterSheet(ctx context.Context, p *server.Poster, url, lang string, views map[viewKey]*feedback.FormView) (poster.Sheet, error) {
+	key := viewKey{p.LocationID, p.FormRef}
+	view := views[key]
+	if view == nil {
+		var err error
+		if view, err = workspace.FormView(ctx, s.store, p.WorkspaceID, p.LocationID, p.FormRef, false); err != nil {
+			return poster.Sheet{}, err
+		}
+		if views != nil {
+			views[key] = view
+		}
 	}
 	sheet := poster.Sheet{Title: view.LocationName, URL: url, Language: lang,
 		CallToAction: poster.CallToAction(lang), Footer: p.Label, Created: p.CreatedAt.Time}

@@ -27,6 +27,10 @@ type Poster struct {
 // MaxPosterLabel is the longest poster label, in characters.
 const MaxPosterLabel = 200
 
+// MaxPrintPosters is how many posters one print of several
+// (GET /posters/print.pdf) takes.
+const MaxPrintPosters = 50
+
 // PosterInput is the body of POST /locations/{id}/posters.
 type PosterInput struct {
 	FormRef
