@@ -155,8 +155,9 @@ func acceptInvite(t *testing.T, b *browser, link string) *browser {
 	g.do(chromedp.SendKeys(chromedp.ID("op-username"), opUser2),
 		chromedp.SendKeys(chromedp.ID("op-password"), opPassword),
 		chromedp.Click(chromedp.CSS(`#op-login button[type=submit]`)))
-	// The page that says "You joined" goes on to the dashboard by itself.
-	g.waitFor("the joined workspace", `document.body.innerText.includes("You joined Demo as viewer") ||
-		document.getElementById("user-email")?.textContent === `+jsString(opEmail2), 30*time.Second)
+	// The page that says "You joined" goes on to the dashboard by itself:
+	// wait for the dashboard, so that the test's next navigation is not
+	// overtaken by that one.
+	g.waitFor("the joined workspace", `document.getElementById("user-email")?.textContent === `+jsString(opEmail2), 30*time.Second)
 	return g
 }
