@@ -163,6 +163,9 @@ func (e *export) check(err error) {
 // exportFilters are the parameters every export takes.
 var exportFilters = []string{feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID, feedback.ParamCursor}
 
+// hygieneFilters are the parameters of the hygiene list and its export.
+var hygieneFilters = append([]string{feedback.ParamRating, feedback.ParamTag}, exportFilters...)
+
 // exportJob is what an export reads before it writes: the form's id in
 // the path (when it has one), the format and filters, the workspace, and
 // its locations' names.
@@ -174,13 +177,13 @@ type exportJob struct {
 
 // prepareExport reads an export's request; withID, the form's id in the
 // path too.
-func (s *Server) prepareExport(r *http.Request, withID bool) (j exportJob, err error) {
+func (s *Server) prepareExport(r *http.Request, withID bool, filters []string) (j exportJob, err error) {
 	if withID {
 		if j.id, err = request.PathID(r, "id"); err != nil {
 			return j, err
 		}
 	}
-	if j.format, j.p, err = s.parseExport(r, exportFilters...); err != nil {
+	if j.format, j.p, err = s.parseExport(r, filters...); err != nil {
 		return j, err
 	}
 	j.ws = request.WorkspaceID(r.Context())
@@ -206,7 +209,7 @@ func stream[T any](e *export, each func(fn func([]T) error) error, record func(T
 
 // handleHygieneExport handles "GET /hygiene/export".
 func (s *Server) handleHygieneExport(w http.ResponseWriter, r *http.Request) error {
-	j, err := s.prepareExport(r, false)
+	j, err := s.prepareExport(r, false, hygieneFilters)
 	if err != nil {
 		return err
 	}
@@ -219,7 +222,7 @@ func (s *Server) handleHygieneExport(w http.ResponseWriter, r *http.Request) err
 
 // handleReviewExport handles "GET /review/{id}/responses/export".
 func (s *Server) handleReviewExport(w http.ResponseWriter, r *http.Request) error {
-	j, err := s.prepareExport(r, true)
+	j, err := s.prepareExport(r, true, exportFilters)
 	if err != nil {
 		return err
 	}
@@ -233,7 +236,7 @@ func (s *Server) handleReviewExport(w http.ResponseWriter, r *http.Request) erro
 // handleSurveyExport handles "GET /surveys/{id}/responses/export": one
 // CSV column per question.
 func (s *Server) handleSurveyExport(w http.ResponseWriter, r *http.Request) error {
-	j, err := s.prepareExport(r, true)
+	j, err := s.prepareExport(r, true, exportFilters)
 	if err != nil {
 		return err
 	}

@@ -108,6 +108,9 @@ var dialect = sqlstore.Dialect{
 		"pg_snapshot_xmax(pg_current_snapshot())::text::bigint",
 	CountShard:  "pg_backend_pid() % 64",
 	WritableCTE: true,
+	JSONHas: func(column, param string) string {
+		return column + " @> jsonb_build_array(CAST(" + param + " AS text))"
+	},
 }
 
 // Limiter returns the rate limiter whose budget every instance shares.

@@ -19,7 +19,7 @@ func (s *Store) EachHygiene(ctx context.Context, workspaceID string, p feedback.
 	if !canonical(&workspaceID) || (p.LocationID != "" && !canonical(&p.LocationID)) {
 		return nil
 	}
-	return each(ctx, s, workspaceID, hygieneQuery(p), p, scanHygiene, fn)
+	return each(ctx, s, workspaceID, s.hygieneQuery(p), p, scanHygiene, fn)
 }
 
 // EachReviewResponse is EachHygiene for a review's responses. Returns

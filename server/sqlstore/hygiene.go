@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"strings"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -43,16 +44,29 @@ func (s *Store) HygieneSubmissions(ctx context.Context, workspaceID string, p fe
 	if !canonical(&workspaceID) || (p.LocationID != "" && !canonical(&p.LocationID)) {
 		return []feedback.HygieneSubmission{}, 0, nil
 	}
-	return list(ctx, s, workspaceID, hygieneQuery(p), p, scanHygiene)
+	return list(ctx, s, workspaceID, s.hygieneQuery(p), p, scanHygiene)
 }
 
 // hygieneQuery returns the list query of the hygiene submissions that
-// match p's location.
-func hygieneQuery(p feedback.ListParams) listQuery {
+// match p's location, ratings and tag. The counters count by location
+// only: a list filtered by rating or tag is counted row by row.
+func (s *Store) hygieneQuery(p feedback.ListParams) listQuery {
 	q := listQuery{table: "hygiene_submissions", columns: hygieneColumns, counter: &counter{hygieneCount, wholeWorkspace}}
 	if p.LocationID != "" {
-		q.where, q.args = " AND location_id = $4", []any{p.LocationID}
+		q.and("location_id = %s", p.LocationID)
 		q.counter = &counter{hygieneLocationCount, p.LocationID}
+	}
+	if len(p.Ratings) > 0 {
+		marks := make([]string, len(p.Ratings))
+		for i, r := range p.Ratings {
+			marks[i] = q.arg(r)
+		}
+		q.where += " AND rating IN (" + strings.Join(marks, ", ") + ")"
+		q.counter = nil
+	}
+	if p.Tag != "" {
+		q.where += " AND " + s.dialect.JSONHas("tags", q.arg(p.Tag))
+		q.counter = nil
 	}
 	return q
 }

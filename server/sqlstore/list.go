@@ -29,6 +29,18 @@ type listQuery struct {
 	counter        *counter
 }
 
+// arg binds v to the next placeholder after the list's three and q's
+// args, and returns the placeholder.
+func (q *listQuery) arg(v any) string {
+	q.args = append(q.args, v)
+	return fmt.Sprintf("$%d", 3+len(q.args))
+}
+
+// and narrows q by cond, whose one verb is the placeholder bound to v.
+func (q *listQuery) and(cond string, v any) {
+	q.where += " AND " + fmt.Sprintf(cond, q.arg(v))
+}
+
 // list returns one page of q, newest first (created_at desc, id desc),
 // and the number of rows of q (see [listQuery.count]). Every list
 // filter has an index that leads with (workspace_id, ...) and ends with

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -88,8 +87,7 @@ func reviewResponseQuery(reviewID string, p feedback.ListParams) listQuery {
 // COUNT(*) of the form's responses there.
 func atLocation(q listQuery, p feedback.ListParams) listQuery {
 	if p.LocationID != "" {
-		q.where += fmt.Sprintf(" AND location_id = $%d", 4+len(q.args))
-		q.args = append(q.args, p.LocationID)
+		q.and("location_id = %s", p.LocationID)
 		q.counter = nil
 	}
 	return q

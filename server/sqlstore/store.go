@@ -62,6 +62,10 @@ type Dialect struct {
 	// (PostgreSQL): a submission, its event, its deliveries and its
 	// counters are then one statement, one round trip (see addInOne).
 	WritableCTE bool
+	// JSONHas returns the condition that the JSON array in column holds
+	// the text in the parameter param: on PostgreSQL containment (@>) of
+	// jsonb, on SQLite a search of json_each.
+	JSONHas func(column, param string) string
 }
 
 // Store implements the queries of server.Store (all but Limiter) on a

@@ -80,6 +80,7 @@ func testList(t *testing.T, h harness) {
 		h.run(t, l.name+"/FromTo", func(t *testing.T, f *fixture) { testFromTo(t, f, l) })
 	}
 	h.run(t, "HygieneSubmissions/Location", testLocationFilter)
+	h.run(t, "HygieneSubmissions/RatingTag", testHygieneFilter)
 }
 
 // testPages creates records with ties on created_at and reads them back

@@ -2,7 +2,9 @@ package feedback
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -57,6 +59,10 @@ type ListParams struct {
 	From       *time.Time
 	To         *time.Time
 	LocationID string
+	// Ratings keeps only the hygiene ratings among them (nil: any).
+	Ratings []int
+	// Tag keeps only the hygiene submissions that carry it ("": any).
+	Tag string
 	// After is the cursor of the item before the page (then Page is 1).
 	After *Cursor
 }
@@ -82,6 +88,12 @@ func (p ListParams) Values() url.Values {
 	if p.LocationID != "" {
 		v.Set("location_id", p.LocationID)
 	}
+	if len(p.Ratings) > 0 {
+		v.Set(ParamRating, joinInts(p.Ratings))
+	}
+	if p.Tag != "" {
+		v.Set(ParamTag, p.Tag)
+	}
 	if p.After != nil {
 		v.Set(ParamCursor, p.After.String())
 	}
@@ -96,6 +108,11 @@ const (
 	ParamTo         = "to"
 	ParamLocationID = "location_id"
 	ParamCursor     = "cursor"
+	// ParamRating filters the hygiene submissions by rating: one rating
+	// or several separated by commas ("1,2").
+	ParamRating = "rating"
+	// ParamTag filters the hygiene submissions by one of [HygieneTags].
+	ParamTag = "tag"
 )
 
 // ParseListParams parses q, accepting only the parameters named in allowed
@@ -131,6 +148,13 @@ func ParseListParams(q url.Values, allowed ...string) (ListParams, error) {
 		v.Check(good, ParamLocationID, "must be a UUID")
 		p.LocationID = id
 	}
+	if q.Has(ParamRating) {
+		p.Ratings = parseRatings(&v, q.Get(ParamRating))
+	}
+	if q.Has(ParamTag) {
+		p.Tag = q.Get(ParamTag)
+		v.Check(slices.Contains(HygieneTags, p.Tag), ParamTag, "must be one of "+strings.Join(HygieneTags, ", "))
+	}
 	if q.Has(ParamCursor) {
 		c, err := ParseCursor(q.Get(ParamCursor))
 		v.Check(err == nil, ParamCursor, errCursor.Error())
@@ -165,4 +189,34 @@ func parseBound(v *Validator, q url.Values, name string) *time.Time {
 		return nil
 	}
 	return &t
+}
+
+// parseRatings parses the rating filter: distinct ratings from 1 to 5,
+// separated by commas, returned in ascending order.
+func parseRatings(v *Validator, s string) []int {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > 5 {
+			v.Add(ParamRating, "must be ratings from 1 to 5, separated by commas")
+			return nil
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// joinInts writes ns separated by commas.
+func joinInts(ns []int) string {
+	b := make([]byte, 0, 2*len(ns))
+	for i, n := range ns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return string(b)
 }

@@ -25,6 +25,13 @@ func TestParseListParams(t *testing.T) {
 			want: feedback.ListParams{Page: 1, PerPage: 50, From: &day, To: &later}},
 		{name: "location", query: "location_id=0193A5B2-7C3D-7E4F-8A1B-2C3D4E5F6A7B",
 			want: feedback.ListParams{Page: 1, PerPage: 50, LocationID: "0193a5b2-7c3d-7e4f-8a1b-2c3d4e5f6a7b"}},
+		{name: "ratings", query: "rating=2,1,2", want: feedback.ListParams{Page: 1, PerPage: 50, Ratings: []int{1, 2}}},
+		{name: "one rating", query: "rating=5", want: feedback.ListParams{Page: 1, PerPage: 50, Ratings: []int{5}}},
+		{name: "tag", query: "tag=no_soap", want: feedback.ListParams{Page: 1, PerPage: 50, Tag: "no_soap"}},
+		{name: "rating out of range", query: "rating=1,6", invalid: []string{"rating"}},
+		{name: "rating empty", query: "rating=", invalid: []string{"rating"}},
+		{name: "rating trailing comma", query: "rating=1,", invalid: []string{"rating"}},
+		{name: "unknown tag", query: "tag=sticky", invalid: []string{"tag"}},
 		{name: "page zero", query: "page=0", invalid: []string{"page"}},
 		{name: "per_page too big", query: "per_page=201", invalid: []string{"per_page"}},
 		{name: "per_page zero", query: "per_page=0", invalid: []string{"per_page"}},
@@ -42,13 +49,19 @@ func TestParseListParams(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q, _ := url.ParseQuery(tt.query)
-			got, err := feedback.ParseListParams(q, feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID)
+			got, err := feedback.ParseListParams(q, feedback.ParamFrom, feedback.ParamTo, feedback.ParamLocationID,
+				feedback.ParamRating, feedback.ParamTag)
 			if tt.invalid == nil {
 				if err != nil {
 					t.Fatalf("ParseListParams(%q) error: %v", tt.query, err)
 				}
 				if diff := cmp.Diff(tt.want, got); diff != "" {
 					t.Errorf("ParseListParams(%q) mismatch (-want +got):\n%s", tt.query, diff)
+				}
+				again, err := feedback.ParseListParams(got.Values(), feedback.ParamFrom, feedback.ParamTo,
+					feedback.ParamLocationID, feedback.ParamRating, feedback.ParamTag)
+				if diff := cmp.Diff(got, again, cmpTimes); err != nil || diff != "" {
+					t.Errorf("ParseListParams(Values()) = %v (-first +again):\n%s", err, diff)
 				}
 				return
 			}
@@ -65,6 +78,9 @@ func TestParseListParams(t *testing.T) {
 		})
 	}
 }
+
+// cmpTimes compares times by instant, whatever their location.
+var cmpTimes = cmp.Comparer(func(a, b time.Time) bool { return a.Equal(b) })
 
 var sortStrings = cmp.Transformer("sort", func(in []string) []string {
 	out := append([]string(nil), in...)
