@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -80,8 +81,8 @@ func (s *Server) handleFederationAdd(w http.ResponseWriter, r *http.Request) err
 	f := idp.Federation{Name: in.Name, Kind: in.Kind, Issuer: in.Issuer, ClientID: in.ClientID,
 		ClientSecret: in.ClientSecret, SAMLMetadata: in.SAMLMetadata, Domains: in.Domains, TrustUpstreamMFA: in.TrustMFA}
 	id, err := s.feds.AddFederation(r.Context(), f)
-	if err != nil {
-		return err
+	if err != nil { // the provider's checks: the metadata, an https issuer
+		return atField(err, map[string]string{feedback.FederationOIDC: "issuer", feedback.FederationSAML: "saml_metadata"}[in.Kind])
 	}
 	list, err := s.feds.Federations(r.Context())
 	if err != nil {
@@ -123,20 +124,23 @@ func (s *Server) reachProvider(ctx context.Context, in *feedback.FederationInput
 	return atField(oidcfed.Discover(ctx, client, in.Issuer), field)
 }
 
-// atField names field as the invalid parameter of a validation error:
-// a URL that the webhook policy refused, a provider that did not answer.
+// atField names field as the invalid parameter of a validation error
+// (a URL that the webhook policy refused, a provider that did not
+// answer, metadata that does not parse), in a new error, as err may be
+// shared.
 func atField(err error, field string) error {
-	e, ok := err.(*feedback.Error)
-	if !ok || e.Code != feedback.EValidation {
+	var e *feedback.Error
+	if !errors.As(err, &e) || e.Code != feedback.EValidation {
 		return err
 	}
-	if len(e.Params) == 0 {
-		e.Params = []feedback.InvalidParam{{Name: field, Reason: e.Message}}
+	if len(e.Params) > 0 {
+		var v feedback.Validator
+		v.Add(field, e.Params[0].Reason)
+		return v.Err()
 	}
-	for i := range e.Params {
-		e.Params[i].Name = field
-	}
-	return e
+	c := *e
+	c.Params = []feedback.InvalidParam{{Name: field, Reason: "was refused: " + e.Message}}
+	return &c
 }
 
 // handleFederationRemove handles "DELETE /federations/{id}": the

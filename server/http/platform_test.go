@@ -2,10 +2,21 @@ package http_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"io"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/idp"
@@ -205,6 +216,60 @@ func TestFederations(t *testing.T) {
 			expectAudited(t, ada, feedback.AuditFederationRemoved, "federation:"+f.ID)
 		})
 	})
+}
+
+// TestSAMLFederation adds a SAML IdP by its metadata URL, which the API
+// fetches once, and refuses metadata that is not an IdP's.
+func TestSAMLFederation(t *testing.T) {
+	eachStoreWith(t, func(tb testing.TB) []func(*feedbackhttp.Config) {
+		return []func(*feedbackhttp.Config){withProvider(tb, true)}
+	}, func(t *testing.T, ts *TestServer) {
+		ada := ts.signIn(t, "ada")
+		md := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/samlmetadata+xml")
+			io.WriteString(w, idpMetadata(t, "https://idp.okta.example/entity"))
+		}))
+		t.Cleanup(md.Close)
+		in := map[string]any{"kind": "saml", "name": "Okta", "saml_metadata_url": md.URL, "domains": []string{"okta.example"}}
+		var f feedback.Federation
+		ada.do(t, req{method: "POST", path: "/api/v1/federations", body: in}).expect(t, 201, "").decode(t, &f)
+		if f.Kind != feedback.FederationSAML || f.Issuer != "https://idp.okta.example/entity" || f.ClientID != "" ||
+			f.SPMetadataURL != ts.URL+"/idp/saml/metadata" || f.ACSURL != ts.URL+"/idp/saml/acs" || f.RedirectURI != "" {
+			t.Errorf("POST /federations (saml) = %+v", f)
+		}
+
+		// Our own SP metadata is no IdP's.
+		in = map[string]any{"kind": "saml", "name": "Self", "saml_metadata_url": ts.URL + "/idp/saml/metadata", "domains": []string{"self.example"}}
+		p := ada.do(t, req{method: "POST", path: "/api/v1/federations", body: in}).expect(t, 422, feedback.EValidation).problem(t)
+		if len(p.InvalidParams) != 1 || p.InvalidParams[0].Name != "saml_metadata" {
+			t.Errorf("invalid_params = %+v; want saml_metadata", p.InvalidParams)
+		}
+		if n := countFederations(t, ada); n != 1 {
+			t.Errorf("%d federations; want the IdP's only", n)
+		}
+	})
+}
+
+// idpMetadata is a SAML IdP's metadata: entityID, a redirect SSO
+// service and a new self-signed signing certificate.
+func idpMetadata(t *testing.T, entityID string) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "idp"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour)}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="` +
+		entityID + `"><md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
+		`<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>` + base64.StdEncoding.EncodeToString(der) +
+		`</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>` +
+		`<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="https://idp.okta.example/sso"/>` +
+		`</md:IDPSSODescriptor></md:EntityDescriptor>`
 }
 
 // TestFederationPrivateIssuer: an issuer on a private or loopback

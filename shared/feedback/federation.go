@@ -91,7 +91,7 @@ func (in *FederationInput) checkSAML(v *Validator) {
 	v.checkText(&in.SAMLMetadata, "saml_metadata", MaxSAMLMetadata, false)
 	v.checkText(&in.SAMLMetadataURL, "saml_metadata_url", MaxFederationURL, false)
 	if (in.SAMLMetadata == "") == (in.SAMLMetadataURL == "") {
-		v.Add("saml_metadata", "give either the metadata XML or its URL")
+		v.Add("saml_metadata", "needs the XML or its URL, one of them")
 	}
 	v.Check(in.Issuer == "" && in.ClientID == "" && in.ClientSecret == "", "issuer",
 		"belongs to an OpenID federation only: a SAML IdP's entity ID is read from its metadata")
