@@ -150,6 +150,12 @@ func (p *auditPage) auditAction(e feedback.AuditEntry) string {
 		return "Added a webhook to " + d["url"]
 	case feedback.AuditWebhookDeleted:
 		return "Deleted a webhook"
+	case feedback.AuditWorkspaceCreated:
+		return "Created the workspace " + strconv.Quote(d["name"])
+	case feedback.AuditFederationAdded:
+		return "Added the identity federation " + strconv.Quote(d["name"])
+	case feedback.AuditFederationRemoved:
+		return "Removed an identity federation"
 	}
 	return e.Action
 }

@@ -24,6 +24,7 @@ func (s *Shell) renderHeader() app.UI {
 				return app.Span().Body(app.Text(" · "), app.Span().ID("workspace-name").Class("dash-workspace").Text(ws.Name))
 			}),
 		),
+		s.renderSwitcher(ws),
 		app.P().Class("dash-user").Body(app.Text("Signed in as "), app.Span().ID("user-email").Class("dash-email").Text(s.me.Email)),
 		s.renderSignOut(),
 		s.renderMenuToggle(),
@@ -79,7 +80,7 @@ func (s *Shell) renderNav() app.UI {
 func (s *Shell) navLinks(ws *feedback.Membership, group string) []app.UI {
 	var links []app.UI
 	for _, r := range routes {
-		if r.group != group || r.nav == "" { // "": a page reached from another, such as a survey's questions
+		if r.group != group || r.nav == "" || (r.owner && !s.me.PlatformOwner) { // nav "": a page reached from another
 			continue
 		}
 		href := "/settings/" + r.path

@@ -33,6 +33,7 @@ type route struct {
 	title     string // the document title
 	nav       string // the text of its link in the navigation; "" for none
 	group     string // the navigation's group the link is in
+	owner     bool   // only a platform owner has a link to it
 	page      func(s *Shell) app.UI
 }
 
@@ -69,6 +70,10 @@ var routes = []*route{
 		page: func(s *Shell) app.UI { return &peoplePage{Shell: s, Workspace: s.workspace()} }},
 	{name: "audit", group: "Settings", workspace: true, path: "audit", title: "Audit log · Feedback", nav: "Audit log",
 		page: func(s *Shell) app.UI { return &auditPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "workspaces", group: "Settings", path: "workspaces", owner: true, title: "Workspaces · Feedback", nav: "Workspaces",
+		page: func(s *Shell) app.UI { return &workspacesPage{Shell: s, Owner: s.me.PlatformOwner} }},
+	{name: "federations", group: "Settings", path: "federations", owner: true, title: "Identity federation · Feedback",
+		nav: "Identity federation", page: func(s *Shell) app.UI { return &federationsPage{Shell: s, Owner: s.me.PlatformOwner} }},
 	{name: "security", group: "Settings", path: "security", title: "Security · Feedback", nav: "Security settings",
 		page: func(s *Shell) app.UI { return &securityPage{Shell: s} }},
 }

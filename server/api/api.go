@@ -46,6 +46,9 @@ type Config struct {
 	Sessions *auth.Sessions
 	// CrossOrigin refuses cross-origin requests made with a session.
 	CrossOrigin *http.CrossOriginProtection
+	// Federations keeps the embedded provider's identity federations;
+	// nil (an external provider) answers their endpoints with 404.
+	Federations Federations
 	// Live fans events out to the live stream's sockets; nil answers
 	// GET /live with 503.
 	Live   *live.Hub
@@ -67,13 +70,15 @@ type Server struct {
 	policy   webhook.Policy
 	sessions *auth.Sessions
 	cop      *http.CrossOriginProtection
+	feds     Federations // nil without the embedded provider
 }
 
 // New returns a Server for cfg; every field but BaseURL is required.
 func New(cfg Config) *Server {
 	return &Server{cfg: cfg, store: cfg.Store, keys: cfg.Keyring, log: cfg.Logger, now: cfg.Now,
 		errs: &response.Errors{Log: cfg.Logger}, audit: &audit.Log{Store: cfg.Store, Log: cfg.Logger},
-		posters: cfg.Posters, anon: cfg.Anonymous, policy: cfg.Webhooks, sessions: cfg.Sessions, cop: cfg.CrossOrigin}
+		posters: cfg.Posters, anon: cfg.Anonymous, policy: cfg.Webhooks, sessions: cfg.Sessions, cop: cfg.CrossOrigin,
+		feds: cfg.Federations}
 }
 
 // Routes returns the API's router, to mount at /api/v1 and /api. Every

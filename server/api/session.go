@@ -98,7 +98,7 @@ func (s *Server) chooseWorkspace(r *http.Request, user *server.User) (*feedback.
 // own resources, which belong to no workspace.
 func userLevel(r *http.Request) bool {
 	rest := apiPath(r)
-	for _, p := range []string{"/me", "/sessions", "/audit-log"} {
+	for _, p := range []string{"/me", "/sessions", "/audit-log", "/workspaces", "/federations"} {
 		if rest == p || strings.HasPrefix(rest, p+"/") {
 			return true
 		}
@@ -117,7 +117,7 @@ func apiPath(r *http.Request) string {
 }
 
 // ownerOnly lists the API paths that only a platform owner may use.
-var ownerOnly = []string{"/tokens", "/audit-log", "/members", "/invites"}
+var ownerOnly = []string{"/tokens", "/audit-log", "/members", "/invites", "/workspaces", "/federations"}
 
 // allowed applies the role: a viewer reads; an admin manages everything
 // but the owner-only paths.

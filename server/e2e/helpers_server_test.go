@@ -32,7 +32,9 @@ type server struct {
 	log   string // the output of every run of the process
 	token string
 	codes map[feedback.FormKind]string // the demo's poster code of each form
-	api   *client.Client
+	// password is the demo account's (demoEmail) at the embedded provider.
+	password string
+	api      *client.Client
 
 	flags []string // the extra serve flags, kept across restarts
 
@@ -41,16 +43,16 @@ type server struct {
 }
 
 // startServer seeds a database and starts feedbackd on it with the first
-// wasm build. The process is killed when t ends, and its log is shown if
-// t failed.
-func startServer(t *testing.T) *server {
+// wasm build and the extra serve flags. The process is killed when t
+// ends, and its log is shown if t failed.
+func startServer(t *testing.T, extra ...string) *server {
 	t.Helper()
 	dir := t.TempDir()
 	addr := freeAddr(t)
 	s := &server{t: t, addr: addr, base: "http://" + addr,
 		db: filepath.Join(dir, "feedback.db"), log: filepath.Join(dir, "feedbackd.log")}
 	s.seed()
-	s.start(env.webA)
+	s.start(env.webA, extra...)
 	t.Cleanup(func() {
 		s.stop()
 		if t.Failed() {
@@ -74,6 +76,7 @@ func freeAddr(t *testing.T) string {
 var (
 	tokenPattern  = regexp.MustCompile(`fbk_[A-Za-z0-9]+`)
 	posterPattern = regexp.MustCompile(`(?m)^\s+(hygiene|review|survey)\s.*/q/([A-Za-z0-9_-]{43})\s*$`)
+	passwordLine  = regexp.MustCompile(`(?m)^\s+password:\s+(\S+)\s*$`)
 )
 
 // seed runs `feedbackd demo` and reads the token and the poster codes it
@@ -85,6 +88,9 @@ func (s *server) seed() {
 		s.t.Fatalf("feedbackd demo: %v\n%s", err, out)
 	}
 	s.token = tokenPattern.FindString(string(out))
+	if m := passwordLine.FindStringSubmatch(string(out)); m != nil {
+		s.password = m[1]
+	}
 	s.codes = map[feedback.FormKind]string{}
 	for _, m := range posterPattern.FindAllStringSubmatch(string(out), -1) {
 		s.codes[feedback.FormKind(m[1])] = m[2]
@@ -95,9 +101,9 @@ func (s *server) seed() {
 	s.api = client.New(s.base, s.token)
 }
 
-// start runs feedbackd serve with the wasm build in web and waits until
-// it answers /readyz.
-func (s *server) start(web string) { s.startWith(web) }
+// start runs feedbackd serve with the wasm build in web and the extra
+// serve flags, and waits until it answers /readyz.
+func (s *server) start(web string, extra ...string) { s.startWith(web, extra...) }
 
 // startWith is start with extra serve flags.
 func (s *server) startWith(web string, extra ...string) {

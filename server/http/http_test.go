@@ -75,7 +75,7 @@ type tenant struct {
 }
 
 // MustOpenServer starts a server on a fresh store of kind. mods adjust
-// the configuration before the server starts.
+// the configuration, BaseURL set, before the server starts.
 func MustOpenServer(tb testing.TB, kind string, mods ...func(*feedbackhttp.Config)) *TestServer {
 	tb.Helper()
 	clock := newClock()
@@ -85,11 +85,11 @@ func MustOpenServer(tb testing.TB, kind string, mods ...func(*feedbackhttp.Confi
 	}
 	cfg := feedbackhttp.Config{Store: openStore(tb, kind, clock.Now), Keyring: keys, RateLimit: 1000,
 		Now: clock.Now, Logger: testLogger(tb), WebhookResolver: testHooks}
+	hs := httptest.NewServer(nil)
+	cfg.BaseURL = hs.URL
 	for _, m := range mods {
 		m(&cfg)
 	}
-	hs := httptest.NewServer(nil)
-	cfg.BaseURL = hs.URL
 	hs.Config.Handler = feedbackhttp.New(cfg).Handler()
 	tb.Cleanup(hs.Close)
 	return &TestServer{URL: hs.URL, Store: cfg.Store, Keys: keys, Clock: clock, HTTP: validatingClient(tb)}

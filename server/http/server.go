@@ -53,6 +53,9 @@ type Config struct {
 	// IdP is the embedded OpenID provider, served under /idp; nil when an
 	// external provider is configured.
 	IdP http.Handler
+	// Federations keeps the embedded provider's identity federations,
+	// for a platform owner's API; nil with an external provider.
+	Federations api.Federations
 	// Live is the live stream's hub; nil makes one. New sets the store's
 	// OnEvent hook to wake it (feedbackd then also wakes it from other
 	// instances).
@@ -150,7 +153,8 @@ func (s *Server) newAudiences(now func() time.Time) {
 	cop := http.NewCrossOriginProtection()
 	s.api = api.New(api.Config{Store: cfg.Store, Keyring: cfg.Keyring, Posters: posters, BaseURL: cfg.BaseURL,
 		RateLimit: cfg.RateLimit, Anonymous: anon, Sessions: sessions, CrossOrigin: cop, Live: s.liveHub(), Logger: s.log, Now: now,
-		Webhooks: webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}})
+		Federations: cfg.Federations,
+		Webhooks:    webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}})
 	s.device = device.New(device.Config{Store: cfg.Store, Posters: posters, Local: local, Anonymous: anon,
 		Limits: device.Limits{PerIP: limits.PerIP, PerPoster: limits.PerPoster, PerKiosk: limits.PerKiosk},
 		Logger: s.log, Now: now})

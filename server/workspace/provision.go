@@ -41,3 +41,15 @@ func PosterCode(keys *secret.Keyring, ws *server.Workspace, posterID string) (st
 	}
 	return secret.SignPoster(key, posterID), nil
 }
+
+// CreateFrom checks in (feedback.WorkspaceInput.Validate makes the slug
+// from the name when none is given) and stores the workspace as Create
+// does: the command line and the API create workspaces through it.
+// Returns feedback.EValidation for a bad name or slug, feedback.EConflict
+// if the slug is taken.
+func CreateFrom(ctx context.Context, store server.WorkspaceStore, keys *secret.Keyring, in feedback.WorkspaceInput) (*server.Workspace, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	return Create(ctx, store, keys, in.Name, in.Slug)
+}

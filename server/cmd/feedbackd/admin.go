@@ -7,11 +7,11 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/workspace"
+	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // migrate handles "feedbackd migrate".
@@ -74,33 +74,7 @@ func (m *Main) withStore(ctx context.Context, d dbFlags, fn func(server.Store, *
 // createWorkspace stores a workspace, making the slug from the name when
 // none is given.
 func createWorkspace(ctx context.Context, store server.Store, keys *secret.Keyring, name, slug string) (*server.Workspace, error) {
-	if slug == "" {
-		slug = slugify(name)
-	}
-	return workspace.Create(ctx, store, keys, name, slug)
-}
-
-// slugify makes a URL slug: lower-case letters and digits joined by dashes.
-func slugify(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	s := strings.Trim(b.String(), "-")
-	if s == "" {
-		s = "workspace"
-	}
-	if len(s) > 40 {
-		s = strings.Trim(s[:40], "-")
-	}
-	return s
+	return workspace.CreateFrom(ctx, store, keys, feedback.WorkspaceInput{Name: name, Slug: slug})
 }
 
 // createToken stores a new API token and returns its value.

@@ -117,8 +117,9 @@ func usesScheme(op *openapi3.Operation, name string) bool {
 
 // checkResponse checks one response of op. A response of an operation
 // served at the root, or of one that makes a one-time code (a pairing
-// code, an invitation), has no Location on a 201 (nothing it makes has a
-// URL of its own in the API); one of an uncounted operation has no
+// code, an invitation) or a workspace or federation, has no Location on
+// a 201 (nothing it makes has a URL of its own in the API); one of an
+// uncounted operation has no
 // rate-limit headers; an error of a page may be a page (text/html)
 // rather than a problem, or plain text when even the page failed.
 func checkResponse(t *testing.T, op, code string, r *openapi3.Response, atRoot, uncounted, page bool) {
@@ -133,7 +134,8 @@ func checkResponse(t *testing.T, op, code string, r *openapi3.Response, atRoot, 
 		headers = append(headers, "WWW-Authenticate")
 	case status == 429:
 		headers = append(headers, "Retry-After")
-	case status == 201 && !atRoot && op != "POST /kiosks/pairing-codes" && op != "POST /invites", status == 303:
+	case status == 201 && !atRoot && op != "POST /kiosks/pairing-codes" && op != "POST /invites" &&
+		op != "POST /workspaces" && op != "POST /federations", status == 303:
 		headers = append(headers, "Location")
 	}
 	for _, h := range headers {
@@ -319,6 +321,10 @@ func TestDocumentWireTypes(t *testing.T) {
 		"Member":              feedback.Member{},
 		"MemberPage":          feedback.Page[feedback.Member]{},
 		"Invite":              feedback.Invite{},
+		"Workspace":           feedback.Workspace{},
+		"WorkspacePage":       feedback.Page[feedback.Workspace]{},
+		"Federation":          feedback.Federation{},
+		"FederationPage":      feedback.Page[feedback.Federation]{},
 		"Pairing":             feedback.Pairing{},
 		"FormView":            feedback.FormView{},
 		"SyncResult":          feedback.SyncResult{},
@@ -362,6 +368,8 @@ func TestDocumentWireTypes(t *testing.T) {
 		"SyncRequest":       feedback.SyncRequest{},
 		"Heartbeat":         feedback.Heartbeat{},
 		"MemberRole":        feedback.MemberRole{},
+		"WorkspaceCreate":   feedback.WorkspaceInput{},
+		"FederationCreate":  feedback.FederationInput{},
 		// TokenCreate is the body server/api decodes for POST /tokens.
 		"TokenCreate": struct {
 			Name string `json:"name"`

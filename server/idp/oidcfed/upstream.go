@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/feedbackhq/feedback/server/auth"
 	"github.com/feedbackhq/feedback/server/idp"
+	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // discoveryTTL is how long an upstream provider's discovery document (and
@@ -124,4 +126,15 @@ func (u *upstream) identity(c upstreamClaims) (*idp.Identity, error) {
 		return nil, idp.ErrUnverified
 	}
 	return &idp.Identity{Email: email, AMR: c.AMR}, nil
+}
+
+// Discover reads the discovery document of the OpenID provider issuer
+// with client (the API gives one that refuses private addresses), so
+// that a federation is added only when its provider answers as one.
+// Returns EValidation, saying what went wrong, if it does not.
+func Discover(ctx context.Context, client *http.Client, issuer string) error {
+	if _, err := oidc.NewProvider(oidc.ClientContext(ctx, client), issuer); err != nil {
+		return feedback.Errorf(feedback.EValidation, "The issuer's discovery document could not be read: %v", err)
+	}
+	return nil
 }

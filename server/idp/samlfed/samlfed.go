@@ -122,18 +122,26 @@ func (fr *federator) Prepare(ctx context.Context, f *idp.Federation) (err error)
 	return nil
 }
 
-// fetchMetadata returns the metadata at rawURL, an https URL (or http
-// when the provider is Insecure), of at most 1 MiB.
+// fetchMetadata returns the metadata at rawURL through the provider's
+// client (see FetchMetadata).
 func (fr *federator) fetchMetadata(ctx context.Context, rawURL string) (string, error) {
+	return FetchMetadata(ctx, fr.env.HTTPClient, rawURL, fr.env.Insecure)
+}
+
+// FetchMetadata returns the SAML metadata at rawURL, an https URL (or
+// http when insecure), of at most 1 MiB, fetched with client: the API
+// gives a client that refuses private addresses. Returns EValidation if
+// the URL is not one or does not answer 200.
+func FetchMetadata(ctx context.Context, client *http.Client, rawURL string, insecure bool) (string, error) {
 	u, err := url.Parse(rawURL)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && !(fr.env.Insecure && u.Scheme == "http")) {
+	if err != nil || u.Host == "" || (u.Scheme != "https" && !(insecure && u.Scheme == "http")) {
 		return "", feedback.Errorf(feedback.EValidation, "A SAML federation needs its metadata XML or an https metadata URL.")
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return "", err
 	}
-	resp, err := fr.env.HTTPClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		return "", feedback.Errorf(feedback.EValidation, "The metadata URL did not answer: %v", err)
 	}
