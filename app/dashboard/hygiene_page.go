@@ -29,12 +29,35 @@ type hygienePage struct {
 	problem string // why the last read failed
 }
 
-// hygieneFilter is what the list is filtered by: a location id, and the
-// first and last day (YYYY-MM-DD in the browser's time zone), "" for
-// any.
+// hygieneFilter is what the list is filtered by: a location id, the
+// first and last day (YYYY-MM-DD in the browser's time zone), the
+// ratings (a [ratingChoices] value) and a tag, "" for any.
 type hygieneFilter struct {
 	location, from, to string
+	rating, tag        string
 	page               int
+}
+
+// ratingChoices are the rating filter's choices: its value, its text,
+// and the ratings it keeps.
+var ratingChoices = []struct {
+	value, text string
+	ratings     []int
+}{
+	{"low", "Low (1–2)", []int{1, 2}},
+	{"1", "1 of 5", []int{1}}, {"2", "2 of 5", []int{2}}, {"3", "3 of 5", []int{3}},
+	{"4", "4 of 5", []int{4}}, {"5", "5 of 5", []int{5}},
+	{"high", "High (4–5)", []int{4, 5}},
+}
+
+// ratings returns the ratings the filter keeps, nil for any.
+func (f hygieneFilter) ratings() []int {
+	for _, c := range ratingChoices {
+		if c.value == f.rating {
+			return c.ratings
+		}
+	}
+	return nil
 }
 
 // OnMount reads the locations and the first page.
@@ -54,7 +77,8 @@ func (p *hygienePage) OnDismount() { p.dismount() }
 // params are the list parameters of the filter: its days from the start
 // of the first to the end of the last, in the browser's time zone.
 func (f hygieneFilter) params() feedback.ListParams {
-	lp := feedback.ListParams{Page: max(f.page, 1), PerPage: hygienePerPage, LocationID: f.location}
+	lp := feedback.ListParams{Page: max(f.page, 1), PerPage: hygienePerPage, LocationID: f.location,
+		Ratings: f.ratings(), Tag: f.tag}
 	lp.From, lp.To = dayRange(f.from, f.to)
 	return lp
 }

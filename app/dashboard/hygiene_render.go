@@ -40,7 +40,8 @@ func (p *hygienePage) statusText() string {
 	return "Reports " + thousands(first) + "–" + thousands(last) + " of " + thousands(p.list.Meta.Total) + "."
 }
 
-// renderFilters are the location and the days the list is filtered by.
+// renderFilters are the location, rating, tag and days the list is
+// filtered by.
 func (p *hygienePage) renderFilters() app.UI {
 	opts := []app.UI{option("", "All locations", p.filter.location == "")}
 	for _, l := range p.cat.locs {
@@ -56,16 +57,42 @@ func (p *hygienePage) renderFilters() app.UI {
 		)
 	}
 	return app.Div().Class("filters").Role("group").Aria("label", "Filters").Body(
-		app.Div().Body(
-			app.Label().For("hygiene-location").Text("Location"),
-			app.Select().ID("hygiene-location").OnChange(func(ctx app.Context, e app.Event) {
-				v := chosen(ctx)
-				p.refilter(func(f *hygieneFilter) { f.location = v })
-			}).Body(opts...),
-		),
+		p.choice("hygiene-location", "Location", opts, func(f *hygieneFilter, v string) { f.location = v }),
+		p.choice("hygiene-rating", "Rating", p.ratingOptions(), func(f *hygieneFilter, v string) { f.rating = v }),
+		p.choice("hygiene-tag", "Problem reported", p.tagOptions(), func(f *hygieneFilter, v string) { f.tag = v }),
 		day("hygiene-from", "From (day)", p.filter.from, func(f *hygieneFilter, v string) { f.from = v }),
 		day("hygiene-to", "To (day, included)", p.filter.to, func(f *hygieneFilter, v string) { f.to = v }),
 	)
+}
+
+// choice is a select of the filter that set changes.
+func (p *hygienePage) choice(id, label string, opts []app.UI, set func(f *hygieneFilter, v string)) app.UI {
+	return app.Div().Body(
+		app.Label().For(id).Text(label),
+		app.Select().ID(id).OnChange(func(ctx app.Context, e app.Event) {
+			v := chosen(ctx)
+			p.refilter(func(f *hygieneFilter) { set(f, v) })
+		}).Body(opts...),
+	)
+}
+
+// ratingOptions are the choices of the rating filter.
+func (p *hygienePage) ratingOptions() []app.UI {
+	opts := []app.UI{option("", "Any rating", p.filter.rating == "")}
+	for _, c := range ratingChoices {
+		opts = append(opts, option(c.value, c.text, p.filter.rating == c.value))
+	}
+	return opts
+}
+
+// tagOptions are the choices of the tag filter, in the words the
+// visitors saw.
+func (p *hygienePage) tagOptions() []app.UI {
+	opts := []app.UI{option("", "Any or none", p.filter.tag == "")}
+	for _, t := range feedback.HygieneTags {
+		opts = append(opts, option(t, i18n.T("en", "tag_"+t), p.filter.tag == t))
+	}
+	return opts
 }
 
 // renderDownloads links the export of the filtered list; the browser

@@ -11,7 +11,7 @@ import (
 
 // TestDashboardHygiene reads the hygiene reports as a person would: the
 // list says how many there are as the API counts them, a location
-// filter narrows it, the CSV download of the filtered list has its rows
+// filter narrows it, and so do the rating and tag filters, the CSV download of the filtered list has its rows
 // in its order, and a day with no report says so. The page passes
 // axe-core and fits a desktop's and a phone's screen.
 func TestDashboardHygiene(t *testing.T) {
@@ -42,6 +42,28 @@ func TestDashboardHygiene(t *testing.T) {
 	if !strings.HasPrefix(status, "200 text/csv") || len(lines) != want+1 || !strings.HasPrefix(lines[1], first+",") {
 		t.Errorf("the CSV download answers %q with %d lines, first row %q; want %d rows, the first %s", status, len(lines), lines[min(1, len(lines)-1)], want, first)
 	}
+
+	pick := func(id, value string) {
+		b.do(chromedp.SetValue(chromedp.ID(id), value),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById("`+id+`").dispatchEvent(new Event("change"))`))
+	}
+	pick("hygiene-rating", "low")
+	low := apiTotal("location_id=" + loc + "&rating=1,2")
+	if low == 0 {
+		t.Fatal("the demo has no low rating at the location: the rating filter is not tested")
+	}
+	b.waitFor("the low ratings", `document.getElementById("hygiene-status").textContent.endsWith(" of `+strconv.Itoa(low)+`.") &&
+		[...document.querySelectorAll("#hygiene-list tbody tr")].every((r) => ["1 of 5", "2 of 5"].includes(r.children[2].textContent))`, 10*time.Second)
+	if href := eval[string](b, `document.getElementById("export-csv").getAttribute("href")`); !strings.Contains(href, "rating=1%2C2") {
+		t.Errorf("the download %s does not take the rating filter", href)
+	}
+	pick("hygiene-tag", "no_soap")
+	soap := apiTotal("location_id=" + loc + "&rating=1,2&tag=no_soap")
+	b.waitFor("the low ratings without soap", `(`+strconv.Itoa(soap)+` === 0 ? document.getElementById("hygiene-status").textContent === "No hygiene report matches these filters." :
+		document.getElementById("hygiene-status").textContent.endsWith(" of `+strconv.Itoa(soap)+`.")) &&
+		[...document.querySelectorAll("#hygiene-list tbody tr")].every((r) => r.children[3].textContent.includes("No soap"))`, 10*time.Second)
+	pick("hygiene-rating", "all")
+	pick("hygiene-tag", "all")
 
 	tomorrow := time.Now().AddDate(0, 0, 1).Format(time.DateOnly)
 	b.do(chromedp.SetValue(chromedp.ID("hygiene-from"), tomorrow),
