@@ -98,6 +98,7 @@ func TestIntegrations(t *testing.T) {
 
 	b.do(chromedp.Click(chromedp.CSS(`button[aria-label="Enable ` + url + `"]`)))
 	b.waitFor("the webhook enabled", `document.querySelector(".webhook .state-on")?.textContent === "Enabled"`, 20*time.Second)
+	pageLog(t, b, s, url)
 	b.do(chromedp.Click(chromedp.CSS(`button[aria-label="Delete the webhook to ` + url + `"]`)))
 	b.waitFor("the question", `document.activeElement?.id === "confirm-delete-q"`, 5*time.Second)
 	checkA11y(t, b, axe, "webhooks, deletion asked (390 px)")
