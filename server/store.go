@@ -402,4 +402,15 @@ type TokenLimiter interface {
 	// workspace id, as Limiter().Take would; a revoked token's quota is the
 	// zero Quota. Returns feedback.ENotFound.
 	TakeToken(ctx context.Context, hash []byte, prefix string, limit int, window time.Duration) (*Token, Quota, error)
+	// TakeKnownToken is TakeToken without the token's read, for a token
+	// this process has read before: it returns what does not change of
+	// the token (its workspace, id and name; RevokedAt and LastUsedAt are
+	// unset) and counts the request as TakeToken would, when that takes
+	// no round trip. ok is false, and nothing counted, otherwise. The
+	// caller must then read the token (a [TokenCheck]) before it answers,
+	// and give the request back with RefundToken if the token is revoked
+	// or gone.
+	TakeKnownToken(hash []byte, prefix string, limit int, window time.Duration) (t *Token, q Quota, ok bool)
+	// RefundToken gives back a request that TakeKnownToken counted for t.
+	RefundToken(t *Token, prefix string, window time.Duration)
 }

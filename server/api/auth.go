@@ -26,16 +26,15 @@ func (s *Server) requireToken(next, counted http.Handler) http.Handler {
 			s.sessionAPI(next).ServeHTTP(w, r)
 			return
 		}
+		if s.deferToken(w, r, counted) {
+			return
+		}
 		tok, quota, err := s.authenticate(r)
 		if err != nil {
 			s.refuse(w, r, err)
 			return
 		}
-		if tok.LastUsedAt == nil || s.now().Sub(*tok.LastUsedAt) >= touchEvery {
-			if err := s.store.TouchToken(r.Context(), tok.WorkspaceID, tok.ID, s.now()); err != nil {
-				s.log.WarnContext(r.Context(), "touch token", "err", err)
-			}
-		}
+		s.touch(r, tok)
 		p := &request.Principal{WorkspaceID: tok.WorkspaceID, TokenID: tok.ID, Actor: "token:" + tok.Name}
 		r = r.WithContext(request.WithPrincipal(r.Context(), p))
 		if quota == nil {
@@ -48,6 +47,16 @@ func (s *Server) requireToken(next, counted http.Handler) http.Handler {
 		}
 		counted.ServeHTTP(w, r)
 	})
+}
+
+// touch records that tok is used, when its last use is older than
+// touchEvery.
+func (s *Server) touch(r *http.Request, tok *server.Token) {
+	if tok.LastUsedAt == nil || s.now().Sub(*tok.LastUsedAt) >= touchEvery {
+		if err := s.store.TouchToken(r.Context(), tok.WorkspaceID, tok.ID, s.now()); err != nil {
+			s.log.WarnContext(r.Context(), "touch token", "err", err)
+		}
+	}
 }
 
 // authenticate finds the live token of the request and, when the store

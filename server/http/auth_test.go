@@ -67,7 +67,12 @@ func TestTokenRevocation(t *testing.T) {
 }
 
 func TestTokenLastUsed(t *testing.T) {
-	ts := MustOpenServer(t, "sqlite")
+	eachStore(t, testTokenLastUsed)
+}
+
+// testTokenLastUsed: a request records its token's use, at most once a
+// minute, also when it put off the token's read (PostgreSQL's lists).
+func testTokenLastUsed(t *testing.T, ts *TestServer) {
 	a := ts.NewTenant(t, "Touch")
 	ctx := context.Background()
 	lastUsed := func() string {
@@ -88,9 +93,11 @@ func TestTokenLastUsed(t *testing.T) {
 	if first != ts.Clock.Now().UTC().String() {
 		t.Fatalf("last_used_at = %q; want %s", first, ts.Clock.Now())
 	}
-	ts.Clock.Add(61_000_000_000)
-	ts.do(t, req{method: "GET", path: "/api/v1/review", token: a.Token}).expect(t, 200, "")
-	if got := lastUsed(); got == first {
-		t.Errorf("last_used_at did not move after a minute: %s", got)
+	for range 2 {
+		ts.Clock.Add(61_000_000_000)
+		ts.do(t, req{method: "GET", path: "/api/v1/review", token: a.Token}).expect(t, 200, "")
+		if got := lastUsed(); got != ts.Clock.Now().UTC().String() {
+			t.Errorf("last_used_at is %s a minute later, want %s", got, ts.Clock.Now().UTC())
+		}
 	}
 }

@@ -66,16 +66,11 @@ func (ls *leases) take(ctx context.Context, key string, start, end time.Time, li
 	for {
 		ls.mu.Lock()
 		l := ls.current(key, start, limit)
-		switch {
-		case l.spent:
-			ls.mu.Unlock()
-			return server.Quota{Limit: limit, Reset: end}, nil, nil
-		case l.left > 0:
-			l.left--
-			l.count++
-			q := server.Quota{Allowed: true, Limit: limit, Remaining: max(limit-l.count, 0), Reset: end}
+		if q, ok := l.answer(end); ok {
 			ls.mu.Unlock()
 			return q, nil, nil
+		}
+		switch {
 		case l.refill == nil:
 			l.refill = make(chan struct{})
 			ls.mu.Unlock()
@@ -89,6 +84,28 @@ func (ls *leases) take(ctx context.Context, key string, start, end time.Time, li
 			return server.Quota{}, nil, ctx.Err()
 		}
 	}
+}
+
+// answer allows or refuses one request from l, when l can tell without
+// a reservation. Call it with mu held.
+func (l *lease) answer(end time.Time) (server.Quota, bool) {
+	switch {
+	case l.spent:
+		return server.Quota{Limit: l.limit, Reset: end}, true
+	case l.left > 0:
+		l.left--
+		l.count++
+		return server.Quota{Allowed: true, Limit: l.limit, Remaining: max(l.limit-l.count, 0), Reset: end}, true
+	}
+	return server.Quota{}, false
+}
+
+// tryTake is take when it needs no reservation: ok is false, and
+// nothing taken, when key's lease is used up.
+func (ls *leases) tryTake(key string, start, end time.Time, limit int) (server.Quota, bool) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.current(key, start, limit).answer(end)
 }
 
 // grant records in l (nil: key's lease of the window at start) a

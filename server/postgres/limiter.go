@@ -29,9 +29,9 @@ type Limiter struct {
 	now       func() time.Time
 	nextSweep atomic.Int64 // Unix microseconds
 	leases    leases
-	// workspaces maps the hashes of tokens seen to their workspaces, which
-	// never change, so that a request of a known token finds its lease
-	// before it reads the token.
+	// workspaces maps the hashes of tokens seen to what never changes of
+	// them (a *server.Token with workspace, id and name), so that a
+	// request of a known token finds its lease before it reads the token.
 	workspaces sync.Map
 	known      atomic.Int64 // entries of workspaces
 }
@@ -81,8 +81,8 @@ func (db *DB) TakeToken(ctx context.Context, hash []byte, prefix string, limit i
 	now := l.now()
 	start, end := inmem.Window(now, window)
 	var refill *lease
-	if ws, ok := l.workspaces.Load(string(hash)); ok {
-		key := prefix + ws.(string)
+	if known, ok := l.workspaces.Load(string(hash)); ok {
+		key := prefix + known.(*server.Token).WorkspaceID
 		q, r, err := l.leases.take(ctx, key, start, end, limit)
 		if err != nil {
 			return nil, server.Quota{}, err
@@ -98,7 +98,7 @@ func (db *DB) TakeToken(ctx context.Context, hash []byte, prefix string, limit i
 		l.leases.abort(refill)
 		return t, server.Quota{}, err
 	}
-	l.remember(hash, t.WorkspaceID)
+	l.remember(hash, t)
 	l.sweep(ctx, now)
 	return t, l.leases.grant(refill, prefix+t.WorkspaceID, start, end, limit, count, n), nil
 }
@@ -116,12 +116,33 @@ func (db *DB) readToken(ctx context.Context, hash []byte, key string, start time
 	return t, q, nil
 }
 
-// remember keeps the workspace of a token's hash, forgetting them all
-// past 100,000.
-func (l *Limiter) remember(hash []byte, workspaceID string) {
+// remember keeps what never changes of the token of hash, forgetting
+// them all past 100,000 tokens.
+func (l *Limiter) remember(hash []byte, t *server.Token) {
+	if _, had := l.workspaces.Swap(string(hash), &server.Token{WorkspaceID: t.WorkspaceID, ID: t.ID, Name: t.Name}); had {
+		return
+	}
 	if l.known.Add(1) > 100_000 {
 		l.workspaces.Clear()
-		l.known.Store(1)
+		l.known.Store(0)
 	}
-	l.workspaces.Store(string(hash), workspaceID)
+}
+
+// TakeKnownToken implements [server.TokenLimiter].
+func (db *DB) TakeKnownToken(hash []byte, prefix string, limit int, window time.Duration) (*server.Token, server.Quota, bool) {
+	l := db.limiter
+	known, ok := l.workspaces.Load(string(hash))
+	if !ok {
+		return nil, server.Quota{}, false
+	}
+	t := *known.(*server.Token)
+	start, end := inmem.Window(l.now(), window)
+	q, ok := l.leases.tryTake(prefix+t.WorkspaceID, start, end, limit)
+	return &t, q, ok
+}
+
+// RefundToken implements [server.TokenLimiter].
+func (db *DB) RefundToken(t *server.Token, prefix string, window time.Duration) {
+	start, _ := inmem.Window(db.limiter.now(), window)
+	db.limiter.leases.refund(prefix+t.WorkspaceID, start)
 }

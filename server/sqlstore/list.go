@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -91,25 +92,30 @@ func firstPage[T any](ctx context.Context, s *Store, q listQuery, p feedback.Lis
 	if p.After != nil {
 		cond, pageArgs = after(cond, pageArgs, *p.After)
 	}
-	stmts := []Statement{{pageQuery(q, cond, len(pageArgs), false), append(pageArgs, limit, 0)}}
-	if counting.Query != "" {
-		stmts = append([]Statement{counting}, stmts...)
-	}
 	var items []T
 	total := 0
-	err = s.pipe.Pipeline(ctx, stmts, func(i int, rows Rows) error {
-		var err error
-		switch {
-		case i < len(stmts)-1 && sp == nil:
-			total, err = scanCount(rows)
-		case i < len(stmts)-1:
-			err = scanOpen(rows, sp)
-		default:
-			items, err = collectN(rows, scan, limit)
-		}
+	var stmts []Statement
+	var reads []func(Rows) error
+	if tc := server.PendingTokenCheck(ctx); tc != nil {
+		stmts = append(stmts, tokenStatement(tc.Hash))
+		reads = append(reads, func(rows Rows) error { tc.Settle(scanTokenRows(rows)); return nil })
+	}
+	if counting.Query != "" {
+		stmts = append(stmts, counting)
+		reads = append(reads, func(rows Rows) (err error) {
+			if sp == nil {
+				total, err = scanCount(rows)
+				return err
+			}
+			return scanOpen(rows, sp)
+		})
+	}
+	stmts = append(stmts, Statement{pageQuery(q, cond, len(pageArgs), false), append(pageArgs, limit, 0)})
+	reads = append(reads, func(rows Rows) (err error) {
+		items, err = collectN(rows, scan, limit)
 		return err
 	})
-	if err != nil {
+	if err := s.pipe.Pipeline(ctx, stmts, func(i int, rows Rows) error { return reads[i](rows) }); err != nil {
 		return nil, 0, err
 	}
 	if sp != nil {

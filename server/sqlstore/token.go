@@ -47,6 +47,28 @@ func (s *Store) TokenByHash(ctx context.Context, hash []byte) (_ *server.Token, 
 	return t, err
 }
 
+// tokenStatement is TokenByHash's query, for a pipeline.
+func tokenStatement(hash []byte) Statement {
+	return Statement{`SELECT ` + tokenColumns + ` FROM api_tokens WHERE hash = $1`, []any{hash}}
+}
+
+// scanTokenRows reads the answer of tokenStatement as TokenByHash
+// returns it.
+func scanTokenRows(rows Rows) (*server.Token, error) {
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		return nil, feedback.Errorf(feedback.ENotFound, "No such token exists.")
+	}
+	t, err := scanToken(rows)
+	if err != nil {
+		return nil, err
+	}
+	return &t, rows.Err()
+}
+
 // TokenByHashCounting is [Store.TokenByHash] that, in the same statement,
 // counts n requests (a lease) of a token that is not revoked in the
 // rate_limits window of key prefix plus the token's workspace id that
