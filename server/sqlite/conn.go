@@ -42,13 +42,15 @@ func (c conn) QueryRow(ctx context.Context, query string, args ...any) sqlstore.
 
 // pool adapts the writer and the readers to sqlstore.DB: statements that
 // write go to the single writer, queries to the readers, each through
-// its DB's prepared statements.
+// its DB's prepared statements; transactions go to the committer.
 type pool struct {
 	writer, readers *stmts
+	commits         *committer
 }
 
 func newPool(writer, readers *sql.DB) pool {
-	return pool{newStmts(writer), newStmts(readers)}
+	w := newStmts(writer)
+	return pool{w, newStmts(readers), newCommitter(w)}
 }
 
 func (p pool) Exec(ctx context.Context, query string, args ...any) (int64, error) {
@@ -64,18 +66,10 @@ func (p pool) QueryRow(ctx context.Context, query string, args ...any) sqlstore.
 }
 
 // InTx runs fn in a transaction on the writer, which BEGIN IMMEDIATE
-// (the DSN's _txlock) has already made the only writer of the file.
+// (the DSN's _txlock) has already made the only writer of the file,
+// together with the transactions that wait for it (see committer).
 func (p pool) InTx(ctx context.Context, fn func(tx sqlstore.Conn) error) error {
-	tx, err := p.writer.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer p.writer.preparePending(ctx)
-	defer tx.Rollback()
-	if err := fn(conn{prepared{p.writer, tx}}); err != nil {
-		return err
-	}
-	return classify(tx.Commit())
+	return p.commits.inTx(ctx, fn)
 }
 
 func (p pool) Ping(ctx context.Context) error {
@@ -83,6 +77,7 @@ func (p pool) Ping(ctx context.Context) error {
 }
 
 func (p pool) Close() error {
+	p.commits.close()
 	p.readers.close()
 	p.writer.close()
 	return errors.Join(p.readers.db.Close(), p.writer.db.Close())
