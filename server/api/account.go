@@ -26,6 +26,7 @@ func (s *Server) registerAccountRoutes(r chi.Router) {
 	r.Post("/tokens", s.handle(s.handleTokenCreate))
 	r.Delete("/tokens/{id}", s.handle(s.handleTokenRevoke))
 	s.registerMemberRoutes(r)
+	s.registerSelfRoutes(r)
 }
 
 // handleMe handles "GET /me": the signed-in user and their workspaces.
