@@ -38,49 +38,43 @@ func (p *accountPage) beginTOTP(ctx app.Context, e app.Event) {
 // confirmTOTP sends the app's code.
 func (p *accountPage) confirmTOTP(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	t := &p.totp
-	if t.busy {
-		return
-	}
-	t.problem, t.errs = "", nil
-	if t.code == "" {
-		t.errs = map[string]string{"code": "Enter the six digits your app shows."}
-		focusLater(ctx, "code")
-		return
-	}
-	t.busy = true
-	code := t.code
-	p.async(func(c context.Context) func(app.Context) {
-		err := api.ConfirmTOTP(c, code)
-		errs, explained := fieldErrors(err), explain(err)
-		return func(ctx app.Context) {
-			p.totpDone(ctx, errs, explained, "code", "Two-step verification is on: sign-in now asks for a code from your app.")
-		}
-	})
+	p.totp.send(p, ctx, totpCall{field: "code", value: p.totp.code, empty: "Enter the six digits your app shows.",
+		call: api.ConfirmTOTP, done: "Two-step verification is on: sign-in now asks for a code from your app."})
 }
 
 // removeTOTP removes the app once the removal is confirmed with the
 // password.
 func (p *accountPage) removeTOTP(ctx app.Context, e app.Event) {
 	e.PreventDefault()
-	t := &p.totp
+	p.totp.send(p, ctx, totpCall{field: "password", value: p.totp.password, empty: "Enter your password to remove the app.",
+		call: api.RemoveTOTP, done: "Two-step verification is off: sign-in asks for your password only."})
+}
+
+// totpCall is a request of the section that sends one field: the
+// confirmation's code or the removal's password.
+type totpCall struct {
+	field, value string
+	empty        string // the error when value is empty
+	call         func(c context.Context, value string) error
+	done         string // what to announce after it
+}
+
+// send makes call unless the section is busy or its field is empty.
+func (t *totpState) send(p *accountPage, ctx app.Context, call totpCall) {
 	if t.busy {
 		return
 	}
 	t.problem, t.errs = "", nil
-	if t.password == "" {
-		t.errs = map[string]string{"password": "Enter your password to remove the app."}
-		focusLater(ctx, "password")
+	if call.value == "" {
+		t.errs = map[string]string{call.field: call.empty}
+		focusLater(ctx, call.field)
 		return
 	}
 	t.busy = true
-	password := t.password
 	p.async(func(c context.Context) func(app.Context) {
-		err := api.RemoveTOTP(c, password)
+		err := call.call(c, call.value)
 		errs, explained := fieldErrors(err), explain(err)
-		return func(ctx app.Context) {
-			p.totpDone(ctx, errs, explained, "password", "Two-step verification is off: sign-in asks for your password only.")
-		}
+		return func(ctx app.Context) { p.totpDone(ctx, errs, explained, call.field, call.done) }
 	})
 }
 

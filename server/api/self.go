@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/base64"
 	"net/http"
 
@@ -146,25 +147,23 @@ func (s *Server) handleTOTPBegin(w http.ResponseWriter, r *http.Request) error {
 
 // handleTOTPConfirm handles "POST /account/totp/confirm" {code}.
 func (s *Server) handleTOTPConfirm(w http.ResponseWriter, r *http.Request) error {
-	var in feedback.TOTPCode
-	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
-		return err
-	}
-	u, self, err := s.self(r)
-	if err != nil {
-		return err
-	}
-	if err := s.cfg.Accounts.ConfirmTOTP(r.Context(), self, in.Code); err != nil {
-		return err
-	}
-	s.audit.Record(r, nil, feedback.AuditTOTPEnrolled, "user:"+u.ID, nil)
-	w.WriteHeader(http.StatusNoContent)
-	return nil
+	return changeSelf(s, w, r, feedback.AuditTOTPEnrolled, func(ctx context.Context, self idp.Self, in feedback.TOTPCode) error {
+		return s.cfg.Accounts.ConfirmTOTP(ctx, self, in.Code)
+	})
 }
 
 // handleTOTPRemove handles "DELETE /account/totp" {password}.
 func (s *Server) handleTOTPRemove(w http.ResponseWriter, r *http.Request) error {
-	var in feedback.PasswordCheck
+	return changeSelf(s, w, r, feedback.AuditTOTPRemoved, func(ctx context.Context, self idp.Self, in feedback.PasswordCheck) error {
+		return s.cfg.Accounts.RemoveTOTP(ctx, self, in.Password)
+	})
+}
+
+// changeSelf decodes the body, makes the change to the user's account,
+// audits it as action and answers 204.
+func changeSelf[T any](s *Server, w http.ResponseWriter, r *http.Request, action string,
+	change func(ctx context.Context, self idp.Self, in T) error) error {
+	var in T
 	if err := request.DecodeJSON(w, r, &in, request.MaxJSONBody); err != nil {
 		return err
 	}
@@ -172,10 +171,10 @@ func (s *Server) handleTOTPRemove(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if err := s.cfg.Accounts.RemoveTOTP(r.Context(), self, in.Password); err != nil {
+	if err := change(r.Context(), self, in); err != nil {
 		return err
 	}
-	s.audit.Record(r, nil, feedback.AuditTOTPRemoved, "user:"+u.ID, nil)
+	s.audit.Record(r, nil, action, "user:"+u.ID, nil)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
