@@ -59,6 +59,28 @@ type IdPAccountStore interface {
 	// whose codes up to time step step count as used. Returns
 	// feedback.ENotFound.
 	SetIdPTOTP(ctx context.Context, accountID string, secret []byte, step int64, now time.Time) error
+	// ChangeIdPPassword sets an account's password hash as SetIdPPassword
+	// does, but keeps the account's tokens that descend from the sign-in
+	// keep ("" keeps none): every other sign-in's tokens are revoked, in
+	// one transaction. Returns feedback.ENotFound.
+	ChangeIdPPassword(ctx context.Context, accountID, passwordHash, keep string, now time.Time) error
+	// BeginIdPTOTP gives an account the pending TOTP enrolment of the
+	// sealed secret, until expires, replacing any other. Returns
+	// feedback.ENotFound.
+	BeginIdPTOTP(ctx context.Context, accountID string, secret []byte, expires time.Time) error
+	// IdPPendingTOTP returns the sealed secret of the account's pending
+	// enrolment, unexpired at now. Returns feedback.ENotFound when there
+	// is none (or no such account).
+	IdPPendingTOTP(ctx context.Context, accountID string, now time.Time) ([]byte, error)
+	// FinishIdPTOTP ends the account's pending enrolment, when its secret
+	// is still secret and unexpired at now, and makes that secret the
+	// account's as SetIdPTOTP does with step, in one statement. Returns
+	// feedback.ENotFound when the enrolment ended, expired, was replaced
+	// or never was: of concurrent finishes, one wins.
+	FinishIdPTOTP(ctx context.Context, accountID string, secret []byte, step int64, now time.Time) error
+	// RemoveIdPTOTP takes an account's TOTP secret and pending enrolment
+	// away; its used time steps stay used. Returns feedback.ENotFound.
+	RemoveIdPTOTP(ctx context.Context, accountID string) error
 	// UseIdPTOTPStep records that the account's code of TOTP time step
 	// step was used, and reports whether that step is later than every
 	// step used before: a code counts once, and concurrent uses of one

@@ -121,7 +121,7 @@ func (p *federationsPage) openIDFields() app.UI {
 			f.errs["issuer"], feedback.MaxFederationURL, func(v string) { f.in.Issuer = v }),
 		field("fed-client-id", "Client ID", "Our client at the provider.", f.errs["client_id"], feedback.MaxFederationURL,
 			func(v string) { f.in.ClientID = v }),
-		secretField("fed-client-secret", f.errs["client_secret"], func(v string) { f.in.ClientSecret = v }),
+		clientSecretField("fed-client-secret", f.errs["client_secret"], func(v string) { f.in.ClientSecret = v }),
 	)
 }
 
@@ -150,8 +150,8 @@ func (p *federationsPage) samlFields() app.UI {
 	)
 }
 
-// secretField is the client secret: written, never shown again.
-func secretField(id, reason string, onInput func(string)) app.UI {
+// clientSecretField is the client secret: written, never shown again.
+func clientSecretField(id, reason string, onInput func(string)) app.UI {
 	in := app.Input().Type("password").ID(id).Attr("autocomplete", "off").MaxLength(feedback.MaxFederationURL).
 		Aria("describedby", id+"-hint").
 		OnInput(func(ctx app.Context, e app.Event) { onInput(ctx.JSSrc().Get("value").String()) })

@@ -76,6 +76,8 @@ var routes = []*route{
 		nav: "Identity federation", page: func(s *Shell) app.UI { return &federationsPage{Shell: s, Owner: s.me.PlatformOwner} }},
 	{name: "security", group: "Settings", path: "security", title: "Security · Feedback", nav: "Security settings",
 		page: func(s *Shell) app.UI { return &securityPage{Shell: s} }},
+	{name: "account", group: "Settings", path: "account", title: "Account · Feedback", nav: "Account",
+		page: func(s *Shell) app.UI { return &accountPage{Shell: s} }},
 }
 
 // missingTitle is the document title of a path below a workspace or the

@@ -26,6 +26,7 @@ type sessionList struct {
 	loaded  bool   // items holds an answer
 	loading bool   // a request for the list is under way
 	busy    string // the id of the session being revoked
+	asking  bool   // whether to revoke this device's session is asked
 	notice  string // what the last action did, announced
 	problem string // why the last request failed
 }
@@ -81,13 +82,25 @@ func currentFirst(items []feedback.Session) []feedback.Session {
 	return out
 }
 
+// askRevoke revokes another device's session at once, and asks before
+// revoking this device's, which signs the user out here.
+func (p *securityPage) askRevoke(s feedback.Session) {
+	if !s.Current {
+		p.revoke(s)
+		return
+	}
+	p.sessions.asking = true
+	focusLater(p.ui, "confirm-signout-q") // the button is gone: the page's context runs the focus
+
+}
+
 // revoke ends a session with DELETE /sessions/{id}, then reloads the
 // list. Revoking this device's session signs the user out here.
 func (p *securityPage) revoke(s feedback.Session) {
 	if p.sessions.busy != "" {
 		return
 	}
-	p.sessions.busy, p.sessions.notice, p.sessions.problem = s.ID, "", ""
+	p.sessions.busy, p.sessions.asking, p.sessions.notice, p.sessions.problem = s.ID, false, "", ""
 	p.async(func(c context.Context) func(app.Context) {
 		err := revokeSession(c, s.ID)
 		return func(ctx app.Context) { p.revoked(ctx, s, err) }
@@ -181,10 +194,13 @@ func (p *securityPage) renderSession(s feedback.Session) app.UI {
 		row = row.Class("current")
 		label = "Revoke the session of this device and sign out"
 	}
-	b := app.Button().Type("button").Class("revoke").Text("Revoke").Aria("label", label).
-		OnClick(func(ctx app.Context, e app.Event) { p.revoke(s) }, app.EventScope(s.ID))
-	if p.sessions.busy != "" {
-		b = b.Disabled(true)
+	b := disabledIf(app.Button().ID("revoke-"+s.ID).Type("button").Class("revoke").Text("Revoke").Aria("label", label),
+		p.sessions.busy != "").OnClick(func(ctx app.Context, e app.Event) { p.askRevoke(s) }, app.EventScope(s.ID))
+	action := app.UI(b)
+	if s.Current && p.sessions.asking {
+		action = confirmBox("confirm-signout", "Revoke the session of this device? You will be signed out here.", s.ID,
+			"Revoke and sign out", func() { p.revoke(s) },
+			func() { p.sessions.asking = false; focusLater(p.ui, "revoke-"+s.ID) })
 	}
 	return row.Body(
 		app.Th().Scope("row").Body(
@@ -196,7 +212,7 @@ func (p *securityPage) renderSession(s feedback.Session) app.UI {
 		app.Td().DataSet("label", "IP address").Text(s.IP),
 		app.Td().DataSet("label", "Signed in").Body(timeOf(s.CreatedAt.Time)),
 		app.Td().DataSet("label", "Last active").Body(timeOf(s.LastSeenAt.Time)),
-		app.Td().Body(b),
+		app.Td().Body(action),
 	)
 }
 

@@ -27,6 +27,7 @@ func (s *Server) registerAccountRoutes(r chi.Router) {
 	r.Delete("/tokens/{id}", s.handle(s.handleTokenRevoke))
 	s.registerMemberRoutes(r)
 	s.registerPlatformRoutes(r)
+	s.registerSelfRoutes(r)
 }
 
 // handleMe handles "GET /me": the signed-in user and their workspaces.

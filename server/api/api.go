@@ -22,6 +22,7 @@ import (
 	"github.com/feedbackhq/feedback/server/http/audit"
 	"github.com/feedbackhq/feedback/server/http/ratelimit"
 	"github.com/feedbackhq/feedback/server/http/response"
+	"github.com/feedbackhq/feedback/server/idp"
 	"github.com/feedbackhq/feedback/server/live"
 	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/server/webhook"
@@ -49,6 +50,10 @@ type Config struct {
 	// Federations keeps the embedded provider's identity federations;
 	// nil (an external provider) answers their endpoints with 404.
 	Federations Federations
+	// Accounts is the embedded identity provider, which keeps the
+	// passwords and TOTP secrets that users manage on the Account page;
+	// nil when an external provider signs users in.
+	Accounts *idp.Provider
 	// Live fans events out to the live stream's sockets; nil answers
 	// GET /live with 503.
 	Live   *live.Hub

@@ -98,7 +98,7 @@ func (s *Server) chooseWorkspace(r *http.Request, user *server.User) (*feedback.
 // own resources, which belong to no workspace.
 func userLevel(r *http.Request) bool {
 	rest := apiPath(r)
-	for _, p := range []string{"/me", "/sessions", "/audit-log", "/workspaces", "/federations"} {
+	for _, p := range []string{"/me", "/sessions", "/audit-log", "/workspaces", "/federations", "/account"} {
 		if rest == p || strings.HasPrefix(rest, p+"/") {
 			return true
 		}

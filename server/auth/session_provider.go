@@ -100,3 +100,16 @@ func (m *Sessions) log() *slog.Logger {
 	}
 	return m.Log
 }
+
+// ProviderRefreshToken returns the provider refresh token of s, "" when
+// it has none (or it does not open).
+func (m *Sessions) ProviderRefreshToken(s *server.Session) string {
+	if s.ProviderToken == nil {
+		return ""
+	}
+	tok, err := m.open(s.ProviderToken, providerTokenAAD)
+	if err != nil {
+		return ""
+	}
+	return tok
+}

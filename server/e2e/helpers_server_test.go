@@ -31,9 +31,10 @@ type server struct {
 	db    string
 	log   string // the output of every run of the process
 	token string
-	codes map[feedback.FormKind]string // the demo's poster code of each form
-	// password is the demo account's (demoEmail) at the embedded provider.
+	// password is the demo account's, at the embedded provider (the
+	// servers started without --oidc-issuer sign in with it).
 	password string
+	codes    map[feedback.FormKind]string // the demo's poster code of each form
 	api      *client.Client
 
 	flags []string // the extra serve flags, kept across restarts
@@ -75,8 +76,8 @@ func freeAddr(t *testing.T) string {
 
 var (
 	tokenPattern  = regexp.MustCompile(`fbk_[A-Za-z0-9]+`)
+	demoPassword  = regexp.MustCompile(`(?m)^\s+password:\s+(\S+)\s*$`)
 	posterPattern = regexp.MustCompile(`(?m)^\s+(hygiene|review|survey)\s.*/q/([A-Za-z0-9_-]{43})\s*$`)
-	passwordLine  = regexp.MustCompile(`(?m)^\s+password:\s+(\S+)\s*$`)
 )
 
 // seed runs `feedbackd demo` and reads the token and the poster codes it
@@ -88,7 +89,7 @@ func (s *server) seed() {
 		s.t.Fatalf("feedbackd demo: %v\n%s", err, out)
 	}
 	s.token = tokenPattern.FindString(string(out))
-	if m := passwordLine.FindStringSubmatch(string(out)); m != nil {
+	if m := demoPassword.FindStringSubmatch(string(out)); m != nil {
 		s.password = m[1]
 	}
 	s.codes = map[feedback.FormKind]string{}

@@ -12,10 +12,6 @@ import (
 	"github.com/feedbackhq/feedback/server/internal/oidctest"
 )
 
-// The demo's account at the embedded provider, the installation's first
-// user to sign in, and so its platform owner.
-const demoEmail = "admin@demo.example"
-
 // TestDashboardPlatformOwner runs the platform owner's pages on an
 // installation that signs in through its embedded provider: the owner
 // creates a workspace (a taken slug is refused at its field), switches
@@ -50,8 +46,9 @@ func TestDashboardPlatformOwner(t *testing.T) {
 // embeddedLogin signs in at the embedded provider's login page.
 func embeddedLogin(b *browser, email, password string) {
 	b.t.Helper()
-	b.waitFor("the embedded provider's login page", `!!document.getElementById("email")`, 30*time.Second)
-	b.do(chromedp.SendKeys(chromedp.ID("email"), email),
+	b.waitFor("the embedded provider's login page", `document.getElementById("email") && document.getElementById("password")`, 30*time.Second)
+	b.do(chromedp.Evaluate[chromedp.Void](`document.getElementById("email").value = ""`),
+		chromedp.SendKeys(chromedp.ID("email"), email),
 		chromedp.SendKeys(chromedp.ID("password"), password),
 		chromedp.Click(chromedp.CSS(`form:not(.federation) button[type=submit]`)))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/feedbackhq/feedback/server/device"
 	"github.com/feedbackhq/feedback/server/http/ratelimit"
 	"github.com/feedbackhq/feedback/server/http/response"
+	"github.com/feedbackhq/feedback/server/idp"
 	"github.com/feedbackhq/feedback/server/inmem"
 	"github.com/feedbackhq/feedback/server/live"
 	"github.com/feedbackhq/feedback/server/secret"
@@ -56,6 +57,10 @@ type Config struct {
 	// Federations keeps the embedded provider's identity federations,
 	// for a platform owner's API; nil with an external provider.
 	Federations api.Federations
+	// Accounts is the embedded OpenID provider itself, whose accounts'
+	// users change their password and TOTP on the Account page; nil when
+	// an external provider is configured.
+	Accounts *idp.Provider
 	// Live is the live stream's hub; nil makes one. New sets the store's
 	// OnEvent hook to wake it (feedbackd then also wakes it from other
 	// instances).
@@ -152,7 +157,7 @@ func (s *Server) newAudiences(now func() time.Time) {
 	sessions := &auth.Sessions{Store: cfg.Store, Now: now, RP: rp, Keys: cfg.Keyring, Log: s.log}
 	cop := http.NewCrossOriginProtection()
 	s.api = api.New(api.Config{Store: cfg.Store, Keyring: cfg.Keyring, Posters: posters, BaseURL: cfg.BaseURL,
-		RateLimit: cfg.RateLimit, Anonymous: anon, Sessions: sessions, CrossOrigin: cop, Live: s.liveHub(), Logger: s.log, Now: now,
+		RateLimit: cfg.RateLimit, Anonymous: anon, Sessions: sessions, Accounts: cfg.Accounts, CrossOrigin: cop, Live: s.liveHub(), Logger: s.log, Now: now,
 		Federations: cfg.Federations,
 		Webhooks:    webhook.Policy{Allow: cfg.WebhookAllow, Resolver: cfg.WebhookResolver}})
 	s.device = device.New(device.Config{Store: cfg.Store, Posters: posters, Local: local, Anonymous: anon,

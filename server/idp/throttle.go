@@ -35,17 +35,23 @@ type throttleKey struct {
 // against: the address typed (hashed: it may name no account) and the
 // client's address (its /64 for IPv6).
 func signInKeys(r *http.Request, email string) []throttleKey {
-	h := sha256.Sum256([]byte(normalizeEmail(email)))
-	return []throttleKey{{"email:" + hex.EncodeToString(h[:]), emailFailures}, {"ip:" + clientAddr(r), ipFailures}}
-}
-
-// clientAddr returns the peer's address, or the /64 it belongs to for
-// IPv6.
-func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
+	return throttleKeys(email, host)
+}
+
+// throttleKeys returns the keys of an attempt with email from the client
+// address host.
+func throttleKeys(email, host string) []throttleKey {
+	h := sha256.Sum256([]byte(normalizeEmail(email)))
+	return []throttleKey{{"email:" + hex.EncodeToString(h[:]), emailFailures}, {"ip:" + clientAddr(host), ipFailures}}
+}
+
+// clientAddr returns the client address host, or the /64 it belongs to
+// for IPv6.
+func clientAddr(host string) string {
 	a, err := netip.ParseAddr(host)
 	if err != nil {
 		return host

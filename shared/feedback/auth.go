@@ -54,6 +54,9 @@ const (
 	AuditMemberRemoved  = "member.removed"
 	AuditWebhookCreated = "webhook.created"
 	AuditWebhookDeleted = "webhook.deleted"
+	AuditPasswordChange = "account.password_changed"
+	AuditTOTPEnrolled   = "account.totp_enrolled"
+	AuditTOTPRemoved    = "account.totp_removed"
 )
 
 // AuditEntry is one security event of the installation.

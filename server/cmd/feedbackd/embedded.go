@@ -51,7 +51,7 @@ func useEmbeddedProvider(ctx context.Context, cfg *feedbackhttp.Config) error {
 		}
 	}
 	issuer := cfg.BaseURL + "/idp"
-	cfg.IdP, cfg.Federations = p.Handler(), p
+	cfg.IdP, cfg.Federations, cfg.Accounts = p.Handler(), p, p
 	cfg.OIDC = auth.Config{Issuer: issuer, ClientID: dashboardClient, ClientSecret: clientSecret,
 		RedirectURL: cfg.BaseURL + "/auth/callback", PostLogoutURL: cfg.BaseURL + "/auth/signed-out", RequireMFA: cfg.OIDC.RequireMFA,
 		HTTPClient: &http.Client{Transport: auth.LocalTransport{Prefix: issuer, Handler: p.Handler()}}}
