@@ -85,9 +85,10 @@ func (p *surveyEditor) load() {
 	})
 }
 
-// editable reports whether the questions can be changed: only a draft's.
+// editable reports whether the questions can be changed: only a
+// draft's, by a role that may change the workspace.
 func (p *surveyEditor) editable() bool {
-	return p.survey != nil && p.survey.Status == feedback.StatusDraft
+	return p.survey != nil && p.survey.Status == feedback.StatusDraft && canWrite(p.Workspace)
 }
 
 // copyQuestions is a deep copy of qs, for editing.

@@ -31,8 +31,11 @@ func (p *surveyEditor) Render() app.UI {
 func (p *surveyEditor) renderBody() app.UI {
 	s := p.survey
 	note := "Its questions can be changed while it is a draft. Visitors see each text in their language, or in English when it has none in theirs."
-	if !p.editable() {
+	switch {
+	case s.Status != feedback.StatusDraft:
 		note = "It is " + lower(statusNames[s.Status]) + ": its questions can no longer change, so that the answers always match them."
+	case !canWrite(p.Workspace):
+		note = "Viewers can read the questions, in the preview below; an admin can change them while the survey is a draft."
 	}
 	return app.Div().Body(
 		app.P().Body(statusBadge(s.Status), app.Text(" "+note)),
