@@ -41,6 +41,7 @@ func (p *surveyEditor) renderBody() app.UI {
 		app.P().Body(statusBadge(s.Status), app.Text(" "+note)),
 		app.P().Body(app.A().Href(responsesPath(p.Workspace.Slug, feedback.FormSurvey, s.ID)).Text("Responses to this survey")),
 		app.P().ID(statusID).Role("status").TabIndex(-1).Text(p.statusText()),
+		p.renderLeave(),
 		app.Div().Class("editor-columns").Body(
 			app.If(p.editable(), p.renderEditor),
 			p.renderPreview(),
@@ -73,7 +74,7 @@ func (p *surveyEditor) renderEditor() app.UI {
 			app.Range(p.qs).Slice(func(i int) app.UI { return p.renderQuestion(i) }),
 		),
 		p.renderAdd(),
-		save,
+		app.Div().Class("buttons").Body(save, p.renderUnsaved()),
 	)
 }
 
