@@ -46,7 +46,7 @@ func (p *auditPage) OnMount(ctx app.Context) {
 	if !app.IsClient || p.Workspace == nil {
 		return
 	}
-	if p.Workspace.Role != feedback.RoleOwner {
+	if !isOwner(p.Workspace) {
 		p.denied = true
 		return
 	}

@@ -15,7 +15,7 @@ func (p *formsPage) Render() app.UI {
 	return app.Section().Class("places", "forms").Body(
 		title(heading),
 		app.P().Text(intro+" Only an active one takes answers; put it on a poster or a kiosk for visitors to find."),
-		p.renderCreate(),
+		writeOr(p.Workspace, "forms-readonly", "Viewers can read the "+p.noun()+"s and their responses; an admin can create them or change their status.", p.renderCreate),
 		app.H2().ID("forms-title").Text("Your "+p.noun()+"s"),
 		app.P().ID(statusID).Role("status").TabIndex(-1).Text(p.statusText()),
 		app.If(p.problem != "", func() app.UI {
@@ -40,6 +40,9 @@ func (p *formsPage) statusText() string {
 	case !p.loaded && p.loading:
 		return "Loading the " + p.noun() + "s…"
 	case p.loaded && len(p.items) == 0:
+		if !canWrite(p.Workspace) {
+			return "No " + p.noun() + " yet."
+		}
 		return "No " + p.noun() + " yet. Create the first one above."
 	}
 	return ""
@@ -75,17 +78,20 @@ func (p *formsPage) renderItem(it formItem) app.UI {
 		Aria("label", "Responses to "+it.title).Text("Responses")}
 	if p.Kind == feedback.FormSurvey {
 		text := "Questions"
-		if it.status == feedback.StatusDraft {
+		if it.status == feedback.StatusDraft && canWrite(p.Workspace) {
 			text = "Edit the questions"
 		}
 		links = append(links, app.A().ID("edit-"+it.id).Class("button", "inline").Href(surveyEditPath(slug, it.id)).
 			Aria("label", text+" of "+it.title).Text(text))
 	}
 	ask := func(ctx app.Context, next feedback.Status) { p.ask(ctx, it, next) }
+	if canWrite(p.Workspace) {
+		links = append(links, moveButtons(it.id, it.title, it.status, ask)...)
+	}
 	return app.Li().ID("form-"+it.id).Class("card").DataSet("status", string(it.status)).Body(
 		app.H3().Body(app.Text(it.title+" "), statusBadge(it.status)),
 		app.P().Class("hint").Text(meta),
-		app.Div().Class("buttons").Body(append(links, moveButtons(it.id, it.title, it.status, ask)...)...),
+		app.Div().Class("buttons").Body(links...),
 		app.If(p.move.id == it.id && final(p.move.to), func() app.UI {
 			return renderMoveConfirm(it.title, p.move,
 				func(ctx app.Context) { p.changeStatus(ctx, it) },

@@ -10,7 +10,9 @@ import (
 )
 
 // renderHeader shows the workspace, the user and the way out once the
-// user is known, and only the product's name before.
+// user is known, and only the product's name before. The workspace's
+// name is written once: beside the product's, or as the switcher's
+// choice when there is a switcher.
 func (s *Shell) renderHeader() app.UI {
 	if s.status != ready {
 		return app.Header().Class("dash-header").Body(app.P().Class("dash-brand").Text("Feedback"))
@@ -20,7 +22,7 @@ func (s *Shell) renderHeader() app.UI {
 		app.A().Class("skip-link").Href("#main").Text("Skip to the page"),
 		app.P().Class("dash-brand").Body(
 			app.Text("Feedback"),
-			app.If(ws != nil, func() app.UI {
+			app.If(ws != nil && !s.switches(), func() app.UI {
 				return app.Span().Body(app.Text(" · "), app.Span().ID("workspace-name").Class("dash-workspace").Text(ws.Name))
 			}),
 		),

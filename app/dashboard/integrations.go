@@ -17,18 +17,6 @@ const (
 	webhooksPath = "integrations/webhooks"
 )
 
-// canWrite reports whether the role may change webhooks (and the other
-// things an admin manages): viewers only read.
-func canWrite(m *feedback.Membership) bool {
-	return m != nil && (m.Role == feedback.RoleAdmin || m.Role == feedback.RoleOwner)
-}
-
-// isOwner reports whether the role may use the owner-only endpoints,
-// /tokens among them.
-func isOwner(m *feedback.Membership) bool {
-	return m != nil && m.Role == feedback.RoleOwner
-}
-
 // integrationsHead is the heading of an Integrations page: where it is
 // in the settings, its title, and the links between the two pages.
 func integrationsHead(ws *feedback.Membership, current, heading string) app.UI {

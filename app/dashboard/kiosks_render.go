@@ -15,7 +15,7 @@ func (p *kiosksPage) Render() app.UI {
 		title("Kiosks"),
 		app.P().Text("A kiosk is a tablet that shows one form full screen at a location. Open /kiosk on the tablet, then type the pairing code made here."),
 		problemBox("kiosks-problem", p.problem),
-		p.renderPair(),
+		writeOr(p.Workspace, "kiosks-readonly", "Viewers can see the kiosks; an admin can pair or unpair them.", p.renderPair),
 		p.renderCode(),
 		app.H2().ID("kiosk-list-title").Text("Paired kiosks"),
 		app.P().ID(statusID).Role("status").TabIndex(-1).Text(p.statusText()),
@@ -130,7 +130,7 @@ func (p *kiosksPage) renderTable() app.UI {
 			app.Th().Scope("col").Text("Queue"),
 			app.Th().Scope("col").Text("App version"),
 			app.Th().Scope("col").Text("Last seen"),
-			app.Th().Scope("col").Text("Action"),
+			writeOnly(p.Workspace, func() app.UI { return app.Th().Scope("col").Text("Action") }),
 		)),
 		app.TBody().Body(app.Range(ks).Slice(func(i int) app.UI { return p.renderRow(ks[i]) })),
 	)
@@ -159,8 +159,10 @@ func (p *kiosksPage) renderRow(k feedback.Kiosk) app.UI {
 		app.Td().DataSet("label", "Queue").Text(plural(k.QueueDepth, "report waiting", "reports waiting")),
 		app.Td().DataSet("label", "App version").Text(version),
 		app.Td().DataSet("label", "Last seen").Text(seen),
-		app.Td().Body(app.Button().Type("button").Class("inline", "danger").Aria("label", "Unpair "+name).Text("Unpair").
-			OnClick(func(ctx app.Context, e app.Event) { p.unpairing = k.ID; focusLater(ctx, "confirm-unpair") }, app.EventScope(k.ID))),
+		writeOnly(p.Workspace, func() app.UI {
+			return app.Td().Body(app.Button().Type("button").Class("inline", "danger").Aria("label", "Unpair "+name).Text("Unpair").
+				OnClick(func(ctx app.Context, e app.Event) { p.unpairing = k.ID; focusLater(ctx, "confirm-unpair") }, app.EventScope(k.ID)))
+		}),
 	)
 }
 

@@ -14,7 +14,7 @@ func (p *locationsPage) Render() app.UI {
 	return app.Section().Class("places").Body(
 		title("Locations"),
 		app.P().Text("The places where visitors leave feedback. Posters and kiosks belong to a location."),
-		p.renderCreate(),
+		writeOr(p.Workspace, "locations-readonly", "Viewers can read the locations; an admin can add or change them.", p.renderCreate),
 		app.H2().ID("locations-title").Text("Your locations"),
 		app.P().ID(statusID).Role("status").TabIndex(-1).Text(p.statusText()),
 		app.If(p.problem != "", func() app.UI {
@@ -36,6 +36,9 @@ func (p *locationsPage) statusText() string {
 	case !p.loaded && p.loading:
 		return "Loading the locations…"
 	case p.loaded && len(p.locs) == 0:
+		if !canWrite(p.Workspace) {
+			return "No location yet."
+		}
 		return "No location yet. Create the first one above."
 	}
 	return ""
@@ -88,16 +91,26 @@ func (p *locationsPage) renderRow(l feedback.Location) app.UI {
 		app.Th().Scope("row").Body(p.renderName(l)),
 		app.Td().DataSet("label", "Today").Text(p.todayText(l.ID)),
 		app.Td().DataSet("label", "Kiosks online").Text(kiosks),
-		app.Td().Class("actions").Body(
-			app.A().Class("button", "inline").Href(postersPath(p.Workspace.Slug, l.ID)).Aria("label", "Posters of "+l.Name).Text("Posters"),
-			app.Button().Type("button").Class("inline").Aria("label", "Rename "+l.Name).Text("Rename").
-				OnClick(func(ctx app.Context, e app.Event) {
-					p.renaming, p.renameTo, p.renameErr = l.ID, l.Name, ""
-					focusLater(ctx, "rename-input")
-				}, app.EventScope(l.ID)),
-			app.Button().Type("button").Class("inline", "danger").Aria("label", "Delete "+l.Name).Text("Delete").
-				OnClick(func(ctx app.Context, e app.Event) { p.askDelete(ctx, l) }, app.EventScope(l.ID)),
-		),
+		app.Td().Class("actions").Body(p.rowActions(l)...),
+	)
+}
+
+// rowActions are a location's link to its posters and, for a role that
+// may change it, the buttons that rename and delete it.
+func (p *locationsPage) rowActions(l feedback.Location) []app.UI {
+	actions := []app.UI{app.A().Class("button", "inline").Href(postersPath(p.Workspace.Slug, l.ID)).
+		Aria("label", "Posters of "+l.Name).Text("Posters")}
+	if !canWrite(p.Workspace) {
+		return actions
+	}
+	return append(actions,
+		app.Button().Type("button").Class("inline").Aria("label", "Rename "+l.Name).Text("Rename").
+			OnClick(func(ctx app.Context, e app.Event) {
+				p.renaming, p.renameTo, p.renameErr = l.ID, l.Name, ""
+				focusLater(ctx, "rename-input")
+			}, app.EventScope(l.ID)),
+		app.Button().Type("button").Class("inline", "danger").Aria("label", "Delete "+l.Name).Text("Delete").
+			OnClick(func(ctx app.Context, e app.Event) { p.askDelete(ctx, l) }, app.EventScope(l.ID)),
 	)
 }
 

@@ -19,7 +19,9 @@ func (p *postersPage) Render() app.UI {
 			return app.P().ID("posters-no-location").Body(app.Text("Posters belong to a location, and there is none yet. "),
 				app.A().Href(overviewPath(p.Workspace.Slug)+"locations").Text("Create a location first"), app.Text("."))
 		}).ElseIf(p.cat.loaded, func() app.UI {
-			return app.Div().Body(p.renderPicker(), p.renderCreate(), p.renderList())
+			return app.Div().Body(p.renderPicker(),
+				writeOr(p.Workspace, "posters-readonly", "Viewers can open and download the posters; an admin can make or revoke them.", p.renderCreate),
+				p.renderList())
 		}).Else(func() app.UI {
 			return app.P().Role("status").Text("Loading the locations…")
 		}),
@@ -75,7 +77,10 @@ func (p *postersPage) renderList() app.UI {
 	case !p.loaded:
 		status = "Loading the posters…"
 	case len(p.posters) == 0:
-		status = "This location has no poster yet. Make one above."
+		status = "This location has no poster yet."
+		if canWrite(p.Workspace) {
+			status += " Make one above."
+		}
 	}
 	return app.Div().Body(
 		app.H2().ID("posters-title").Text("Posters at "+p.cat.locationName(p.loc)),
@@ -144,8 +149,10 @@ func (p *postersPage) renderPoster(ps feedback.Poster) app.UI {
 				"Download the QR code (PNG)", true, fail).Aria("label", "Download the QR code of "+name+" as a PNG image"),
 			fileLink(&p.requests, p.api, "qr-svg-"+ps.ID, p.api.PosterQRSVGPath(ps.ID, atoi(size)), "qr-"+ps.ID+".svg",
 				"Download the QR code (SVG)", true, fail).Aria("label", "Download the QR code of "+name+" as an SVG image, for print at any size"),
-			app.Button().Type("button").Class("inline", "danger").Aria("label", "Revoke "+name).Text("Revoke").
-				OnClick(func(ctx app.Context, e app.Event) { p.revoking = ps.ID; focusLater(ctx, "confirm-revoke") }, app.EventScope(ps.ID)),
+			writeOnly(p.Workspace, func() app.UI {
+				return app.Button().Type("button").Class("inline", "danger").Aria("label", "Revoke "+name).Text("Revoke").
+					OnClick(func(ctx app.Context, e app.Event) { p.revoking = ps.ID; focusLater(ctx, "confirm-revoke") }, app.EventScope(ps.ID))
+			}),
 		),
 		app.If(p.revoking == ps.ID, func() app.UI { return p.renderConfirm(ps, name) }),
 	)

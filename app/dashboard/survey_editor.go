@@ -30,7 +30,9 @@ type surveyEditor struct {
 	lang    string              // the language of the preview
 	problem string              // why the survey could not be read
 	notice  string
-	dirty   bool // qs differs from what was saved
+	dirty   bool       // qs differs from what was saved
+	guard   leaveGuard // asks before leaving while dirty
+	leaving string     // the link followed while dirty, to confirm
 
 	saving  bool
 	errs    map[string]string // the service's reasons, by field name
@@ -63,8 +65,11 @@ func (p *surveyEditor) OnMount(ctx app.Context) {
 	p.load()
 }
 
-// OnDismount cancels the page's requests.
-func (p *surveyEditor) OnDismount() { p.dismount() }
+// OnDismount cancels the page's requests and lets the tab go.
+func (p *surveyEditor) OnDismount() {
+	p.dismount()
+	p.guard.disarm()
+}
 
 // load reads the survey and starts the edit from its questions.
 func (p *surveyEditor) load() {
@@ -78,16 +83,18 @@ func (p *surveyEditor) load() {
 			case err != nil:
 				p.problem = "The survey could not be loaded: " + err.Error()
 			default:
-				p.survey, p.qs, p.dirty, p.problem = s, copyQuestions(s.Questions), false, ""
+				p.survey, p.qs, p.problem = s, copyQuestions(s.Questions), ""
+				p.saved()
 				p.syncInputs(ctx)
 			}
 		}
 	})
 }
 
-// editable reports whether the questions can be changed: only a draft's.
+// editable reports whether the questions can be changed: only a
+// draft's, by a role that may change the workspace.
 func (p *surveyEditor) editable() bool {
-	return p.survey != nil && p.survey.Status == feedback.StatusDraft
+	return p.survey != nil && p.survey.Status == feedback.StatusDraft && canWrite(p.Workspace)
 }
 
 // copyQuestions is a deep copy of qs, for editing.
@@ -112,8 +119,11 @@ func copyLabels(l feedback.Labels) feedback.Labels {
 	return out
 }
 
-// changed marks the edit unsaved.
-func (p *surveyEditor) changed() { p.dirty, p.notice = true, "" }
+// changed marks the edit unsaved: leaving the page asks first.
+func (p *surveyEditor) changed() {
+	p.dirty, p.notice = true, ""
+	p.guard.arm(p.ui, p.askLeave)
+}
 
 // reshaped marks the edit unsaved after questions or choices moved, were
 // added or removed: the reasons of a refusal name places that no longer
@@ -251,7 +261,8 @@ func (p *surveyEditor) save(ctx app.Context) {
 				})
 				return
 			}
-			p.survey, p.qs, p.dirty = s, copyQuestions(s.Questions), false
+			p.survey, p.qs = s, copyQuestions(s.Questions)
+			p.saved()
 			p.notice = "Saved " + plural(len(s.Questions), "question", "questions") + "."
 			p.syncInputs(ctx)
 			focusLater(ctx, statusID)

@@ -31,13 +31,17 @@ func (p *surveyEditor) Render() app.UI {
 func (p *surveyEditor) renderBody() app.UI {
 	s := p.survey
 	note := "Its questions can be changed while it is a draft. Visitors see each text in their language, or in English when it has none in theirs."
-	if !p.editable() {
+	switch {
+	case s.Status != feedback.StatusDraft:
 		note = "It is " + lower(statusNames[s.Status]) + ": its questions can no longer change, so that the answers always match them."
+	case !canWrite(p.Workspace):
+		note = "Viewers can read the questions, in the preview below; an admin can change them while the survey is a draft."
 	}
 	return app.Div().Body(
 		app.P().Body(statusBadge(s.Status), app.Text(" "+note)),
 		app.P().Body(app.A().Href(responsesPath(p.Workspace.Slug, feedback.FormSurvey, s.ID)).Text("Responses to this survey")),
 		app.P().ID(statusID).Role("status").TabIndex(-1).Text(p.statusText()),
+		p.renderLeave(),
 		app.Div().Class("editor-columns").Body(
 			app.If(p.editable(), p.renderEditor),
 			p.renderPreview(),
@@ -70,7 +74,7 @@ func (p *surveyEditor) renderEditor() app.UI {
 			app.Range(p.qs).Slice(func(i int) app.UI { return p.renderQuestion(i) }),
 		),
 		p.renderAdd(),
-		save,
+		app.Div().Class("buttons").Body(save, p.renderUnsaved()),
 	)
 }
 

@@ -13,10 +13,10 @@ import (
 // so that moving through the choices with the keyboard changes nothing
 // until the person says so (WCAG 3.2.2).
 func (s *Shell) renderSwitcher(ws *feedback.Membership) app.UI {
-	list := s.me.Workspaces
-	if len(list) < 2 {
+	if !s.switches() {
 		return app.If(false, nil)
 	}
+	list := s.me.Workspaces
 	current := ""
 	if ws != nil {
 		current = ws.Slug
@@ -35,6 +35,10 @@ func (s *Shell) renderSwitcher(ws *feedback.Membership) app.UI {
 		app.Button().ID("workspace-open").Type("submit").Text("Open").Aria("label", "Open the workspace chosen"),
 	)
 }
+
+// switches reports whether the header has the switcher: the user opens
+// more than one workspace.
+func (s *Shell) switches() bool { return len(s.me.Workspaces) >= 2 }
 
 // switchWorkspace opens the overview of the workspace chosen.
 func (s *Shell) switchWorkspace(ctx app.Context, e app.Event) {

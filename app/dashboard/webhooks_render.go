@@ -15,7 +15,7 @@ func (p *webhooksPage) Render() app.UI {
 		integrationsHead(p.Workspace, webhooksPath, "Webhooks"),
 		app.P().Text("A webhook sends each event of the kinds it names to a URL of yours, as a signed POST (Standard Webhooks)."),
 		app.If(!write, func() app.UI {
-			return app.P().ID("webhooks-readonly").Text("You can read the webhooks and their deliveries; an admin or a platform owner can change them.")
+			return app.P().ID("webhooks-readonly").Class("readonly-note").Text("You can read the webhooks and their deliveries; an admin or a platform owner can change them.")
 		}),
 		app.P().ID("webhooks-status").Role("status").TabIndex(-1).Text(p.statusText()),
 		problemBox("webhooks-problem", p.problem),

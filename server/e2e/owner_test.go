@@ -91,10 +91,13 @@ func ownerSwitches(t *testing.T, b *browser, axe string) {
 		chromedp.Focus(chromedp.ID("workspace-open")),
 		chromedp.KeyEvent("\r"))
 	b.waitFor("the new workspace's empty overview", `location.pathname === "/w/second-site/" &&
-		document.getElementById("workspace-name")?.textContent === "Second Site" &&
+		document.querySelector("#workspace-select option:checked")?.textContent === "Second Site" &&
 		document.body.innerText.includes("No feedback yet.")`, 20*time.Second)
 	if got := eval[string](b, `document.getElementById("workspace-select").value`); got != "second-site" {
 		t.Errorf("the switcher shows %q on the new workspace", got)
+	}
+	if n := eval[int](b, `document.querySelector("header").innerText.split("Second Site").length - 1`); n != 1 {
+		t.Errorf("the header names the workspace %d times, want once", n)
 	}
 	pageShots(t, b, axe, "workspace-switched", "")
 }
