@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	"github.com/feedbackhq/feedback/server/sqlstore"
 )
@@ -54,7 +55,28 @@ func (c *committer) inTx(ctx context.Context, fn func(tx sqlstore.Conn) error) e
 	case <-c.stop:
 		return sql.ErrConnDone
 	}
-	return <-r.done // once handed over, it runs or is refused, soon
+	err := <-r.done // once handed over, it runs or is refused, soon
+	if p, ok := err.(panicked); ok {
+		panic(p.value) // on the caller's goroutine, as if fn ran there
+	}
+	return err
+}
+
+// panicked is the outcome of a transaction whose fn panicked on the
+// committer's goroutine: inTx panics with value on its caller's.
+type panicked struct{ value any }
+
+func (p panicked) Error() string { return fmt.Sprint("sqlite: transaction panicked: ", p.value) }
+
+// call runs fn on tx, turning a panic into a [panicked] error, so that a
+// caller's bug fails its own request rather than the committer.
+func call(fn func(tx sqlstore.Conn) error, tx sqlstore.Conn) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = panicked{v}
+		}
+	}()
+	return fn(tx)
 }
 
 // close stops the committer once the transactions handed over are done.
@@ -150,7 +172,7 @@ func member(tx *sql.Tx, writer *stmts, r *txRequest) (intact bool, err error) {
 	if _, err := tx.ExecContext(ctx, "SAVEPOINT member"); err != nil {
 		return false, classify(err)
 	}
-	if err := r.fn(conn{prepared{writer, tx}}); err != nil {
+	if err := call(r.fn, conn{prepared{writer, tx}}); err != nil {
 		if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO member"); rerr != nil {
 			return false, err
 		}
@@ -180,7 +202,7 @@ func (c *committer) alone(r *txRequest) error {
 		return classify(err)
 	}
 	defer tx.Rollback()
-	if err := r.fn(conn{prepared{c.writer, tx}}); err != nil {
+	if err := call(r.fn, conn{prepared{c.writer, tx}}); err != nil {
 		return err
 	}
 	return classify(tx.Commit())

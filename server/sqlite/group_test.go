@@ -112,3 +112,46 @@ func TestGroupCommit(t *testing.T) {
 		t.Errorf("rows %v, want %v", got, want)
 	}
 }
+
+// TestGroupCommitPanic: a transaction whose function panics panics in
+// its caller, writes nothing, and leaves the writer working.
+func TestGroupCommitPanic(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "panic.db")
+	writer, err := open(ctx, path, writerDSN, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readers, err := open(ctx, path, readerDSN, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(writer, readers)
+	defer p.Close()
+	if _, err := p.Exec(ctx, `CREATE TABLE rows (n INTEGER PRIMARY KEY)`); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if v := recover(); v != "boom" {
+				t.Errorf("recovered %v, want the transaction's own panic", v)
+			}
+		}()
+		_ = p.InTx(ctx, func(tx sqlstore.Conn) error {
+			if _, err := tx.Exec(ctx, `INSERT INTO rows (n) VALUES (1)`); err != nil {
+				return err
+			}
+			panic("boom")
+		})
+	}()
+	if err := p.InTx(ctx, func(tx sqlstore.Conn) error {
+		_, err := tx.Exec(ctx, `INSERT INTO rows (n) VALUES (2)`)
+		return err
+	}); err != nil {
+		t.Fatalf("the next transaction: %v", err)
+	}
+	var n, sum int
+	if err := p.QueryRow(ctx, `SELECT count(*), sum(n) FROM rows`).Scan(&n, &sum); err != nil || n != 1 || sum != 2 {
+		t.Errorf("rows: %d with sum %d (%v), want only the second", n, sum, err)
+	}
+}
