@@ -57,6 +57,7 @@ func (s *Server) deferToken(w http.ResponseWriter, r *http.Request, next http.Ha
 		return true
 	}
 	next.ServeHTTP(g, g.r)
+	g.decide() // a handler that wrote nothing still answers only a live token
 	return true
 }
 
