@@ -41,11 +41,7 @@ func (p *federationsPage) add(ctx app.Context, e app.Event) {
 		return func(ctx app.Context) {
 			f.busy = false
 			if err != nil {
-				f.errs = fieldErrors(err)
-				p.Shell.refused(explain(err), "The federation was not added: ", func(msg string) {
-					f.msg = msg
-					focusLater(ctx, "federation-problem")
-				})
+				p.Shell.refusedForm(ctx, err, "The federation was not added: ", "federation-problem", &f.errs, &f.msg)
 				return
 			}
 			for _, id := range append([]string{"fed-name", "fed-domains"}, kindFields...) {

@@ -147,11 +147,7 @@ func (p *formsPage) create(ctx app.Context) {
 func (p *formsPage) created(ctx app.Context, id string, err error) {
 	p.creating = false
 	if err != nil {
-		p.createErr = fieldErrors(err)
-		p.Shell.refused(explain(err), "The "+p.noun()+" was not created: ", func(msg string) {
-			p.createMsg = msg
-			focusLater(ctx, "new-form-title")
-		})
+		p.Shell.refusedForm(ctx, err, "The "+p.noun()+" was not created: ", "new-form-title", &p.createErr, &p.createMsg)
 		return
 	}
 	p.newTitle = ""

@@ -140,11 +140,7 @@ func (p *kiosksPage) createCode(ctx app.Context) {
 		return func(ctx app.Context) {
 			p.creating = false
 			if err != nil {
-				p.createErr = fieldErrors(err)
-				p.Shell.refused(explain(err), "No pairing code was made: ", func(msg string) {
-					p.createMsg = msg
-					focusLater(ctx, "pair-problem")
-				})
+				p.Shell.refusedForm(ctx, err, "No pairing code was made: ", "pair-problem", &p.createErr, &p.createMsg)
 				return
 			}
 			p.code, p.now = code, time.Now()

@@ -105,11 +105,7 @@ func (p *locationsPage) create(ctx app.Context) {
 		return func(ctx app.Context) {
 			p.creating = false
 			if err != nil {
-				p.createErr = fieldErrors(err)
-				p.Shell.refused(explain(err), "The location was not created: ", func(msg string) {
-					p.createMsg = msg
-					focusLater(ctx, "new-location-name")
-				})
+				p.Shell.refusedForm(ctx, err, "The location was not created: ", "new-location-name", &p.createErr, &p.createMsg)
 				return
 			}
 			p.newName = ""

@@ -122,11 +122,7 @@ func (p *postersPage) create(ctx app.Context) {
 		return func(ctx app.Context) {
 			p.creating = false
 			if err != nil {
-				p.createErr = fieldErrors(err)
-				p.Shell.refused(explain(err), "The poster was not made: ", func(msg string) {
-					p.createMsg = msg
-					focusLater(ctx, "create-problem")
-				})
+				p.Shell.refusedForm(ctx, err, "The poster was not made: ", "create-problem", &p.createErr, &p.createMsg)
 				return
 			}
 			p.label = ""

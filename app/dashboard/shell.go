@@ -120,6 +120,17 @@ func (s *Shell) endSession(reason string) {
 	s.ui.Dispatch(func(ctx app.Context) { s.toSignedOut(ctx, reason) })
 }
 
+// refusedForm shows a refusal err of a form: the reasons of its fields
+// in *errs, the rest in words after prefix in *msg, then moves the focus
+// to focusID.
+func (s *Shell) refusedForm(ctx app.Context, err error, prefix, focusID string, errs *map[string]string, msg *string) {
+	*errs = fieldErrors(err)
+	s.refused(explain(err), prefix, func(m string) {
+		*msg = m
+		focusLater(ctx, focusID)
+	})
+}
+
 // refused reports whether a request failed with err. A session that has
 // ended signs the user out; any other failure goes to show, after
 // prefix.

@@ -70,11 +70,7 @@ func (p *workspacesPage) create(ctx app.Context, e app.Event) {
 		return func(ctx app.Context) {
 			p.creating = false
 			if err != nil {
-				p.createErr = fieldErrors(err)
-				p.Shell.refused(explain(err), "The workspace was not created: ", func(msg string) {
-					p.createMsg = msg
-					focusLater(ctx, "create-problem")
-				})
+				p.Shell.refusedForm(ctx, err, "The workspace was not created: ", "create-problem", &p.createErr, &p.createMsg)
 				return
 			}
 			p.name, p.slug = "", ""

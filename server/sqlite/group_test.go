@@ -18,20 +18,7 @@ import (
 // and after the group every row that was acknowledged is there.
 func TestGroupCommit(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "group.db")
-	writer, err := open(ctx, path, writerDSN, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readers, err := open(ctx, path, readerDSN, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newPool(writer, readers)
-	defer p.Close()
-	if _, err := p.Exec(ctx, `CREATE TABLE rows (n INTEGER PRIMARY KEY)`); err != nil {
-		t.Fatal(err)
-	}
+	p := rowsPool(t)
 
 	// The first transaction holds the writer until the others wait.
 	release, held := make(chan struct{}), make(chan struct{})
@@ -117,20 +104,7 @@ func TestGroupCommit(t *testing.T) {
 // its caller, writes nothing, and leaves the writer working.
 func TestGroupCommitPanic(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "panic.db")
-	writer, err := open(ctx, path, writerDSN, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	readers, err := open(ctx, path, readerDSN, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newPool(writer, readers)
-	defer p.Close()
-	if _, err := p.Exec(ctx, `CREATE TABLE rows (n INTEGER PRIMARY KEY)`); err != nil {
-		t.Fatal(err)
-	}
+	p := rowsPool(t)
 	func() {
 		defer func() {
 			if v := recover(); v != "boom" {
@@ -154,4 +128,26 @@ func TestGroupCommitPanic(t *testing.T) {
 	if err := p.QueryRow(ctx, `SELECT count(*), sum(n) FROM rows`).Scan(&n, &sum); err != nil || n != 1 || sum != 2 {
 		t.Errorf("rows: %d with sum %d (%v), want only the second", n, sum, err)
 	}
+}
+
+// rowsPool opens a pool on a new file holding one table, rows (n),
+// closed when t ends.
+func rowsPool(t *testing.T) pool {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "group.db")
+	writer, err := open(ctx, path, writerDSN, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readers, err := open(ctx, path, readerDSN, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPool(writer, readers)
+	t.Cleanup(func() { p.Close() })
+	if _, err := p.Exec(ctx, `CREATE TABLE rows (n INTEGER PRIMARY KEY)`); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
