@@ -13,6 +13,8 @@ const (
 	EventSurveyResponseCreated    = "survey_response.created"
 	EventReviewStatusChanged      = "review.status_changed"
 	EventAlertTriggered           = "alert.triggered"
+	EventAlertAcknowledged        = "alert.acknowledged"
+	EventAlertResolved            = "alert.resolved"
 	EventKioskOnline              = "kiosk.online"
 	EventKioskOffline             = "kiosk.offline"
 	EventWebhookTest              = "webhook.test"
@@ -22,7 +24,7 @@ const (
 // EventKinds lists every event kind.
 var EventKinds = []string{
 	EventHygieneSubmissionCreated, EventReviewResponseCreated, EventSurveyResponseCreated,
-	EventReviewStatusChanged, EventAlertTriggered, EventKioskOnline, EventKioskOffline,
+	EventReviewStatusChanged, EventAlertTriggered, EventAlertAcknowledged, EventAlertResolved, EventKioskOnline, EventKioskOffline,
 	EventWebhookTest, EventWebhookDisabled,
 }
 
