@@ -1,5 +1,5 @@
 // Package http is the service's root router: the middleware every
-// request passes (request id, client IP, recoverer, access log, security
+// request passes (request id and client IP, recoverer, access log, security
 // headers, compression), the answers to unknown paths and methods, and
 // the routers of each audience, mounted under their prefixes:
 //

@@ -19,25 +19,20 @@ import (
 // can be echoed and logged safely.
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._:-]{8,64}$`)
 
-// withRequestID takes X-Request-Id from the client when it is sane, or
-// makes one, and echoes it on the response.
-func withRequestID(next http.Handler) http.Handler {
+// withRequest prepares what every handler reads of a request: its id,
+// X-Request-Id from the client when it is sane or a new one, echoed on
+// the response; and the client's address, worked out once for
+// [request.ClientIP] (the peer's, or the one the trusted proxies report).
+// Both go into the context with one copy of the request.
+func (s *Server) withRequest(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get("X-Request-Id")
 		if !requestIDPattern.MatchString(id) {
 			id = feedback.NewID()
 		}
 		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(request.WithID(r.Context(), id)))
-	})
-}
-
-// withClientIP works out the client's address once, for
-// [request.ClientIP]: the peer's, or the one the trusted proxies report.
-func (s *Server) withClientIP(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ip := request.ClientAddr(r, s.cfg.TrustedProxies)
-		next.ServeHTTP(w, r.WithContext(request.WithClientIP(r.Context(), ip)))
+		ctx := request.WithClientIP(request.WithID(r.Context(), id), request.ClientAddr(r, s.cfg.TrustedProxies))
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
@@ -66,6 +61,9 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 		level := slog.LevelDebug
 		if ww.Status() >= 500 {
 			level = slog.LevelWarn
+		}
+		if !s.log.Enabled(r.Context(), level) {
+			return // spares building the record's attributes
 		}
 		s.log.Log(r.Context(), level, "http", "method", r.Method, "path", logPath(r.URL.Path),
 			"status", ww.Status(), "bytes", ww.BytesWritten(), "duration", time.Since(start),

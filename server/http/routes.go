@@ -16,7 +16,7 @@ import (
 // Handler returns the service's HTTP handler.
 func (s *Server) Handler() http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.withClientIP, s.recoverer, s.accessLog, securityHeaders, compress)
+	r.Use(s.withRequest, s.recoverer, s.accessLog, securityHeaders, compress)
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(s.methodNotAllowed(r))
 
