@@ -92,7 +92,7 @@ func (s *Shell) navLinks(ws *feedback.Membership, group string) []app.UI {
 			}
 			href = overviewPath(ws.Slug) + r.path
 		}
-		a := app.A().ID("nav-" + r.name).Href(href).Body(app.Text(r.nav), s.navBadge(r))
+		a := app.A().ID("nav-"+r.name).Href(href).Body(app.Text(r.nav), s.navBadge(r))
 		if s.route == r {
 			a = a.Aria("current", "page")
 		}

@@ -37,7 +37,7 @@ type route struct {
 	// param: the route's path is followed by one more segment, the id
 	// of what the page shows (Shell.param); "alerts/{id}".
 	param bool
-	page      func(s *Shell) app.UI
+	page  func(s *Shell) app.UI
 }
 
 // routes is the dashboard's route table, in the order of the navigation.

@@ -48,6 +48,7 @@ var viewerAllowed = []string{
 	"responses-(filter|location|from|to|show|newer|older)",
 	"audit-(filters|from|to|per-page|apply|newer|older)",
 	"preview-lang",
+	"history-(state|location|rule|newer|older)", "alert-(sound|notify)",
 	"log-[A-Za-z0-9_-]+",
 }
 
@@ -82,6 +83,9 @@ func TestDashboardViewer(t *testing.T) {
 		"responses":             {"responses?survey=" + draft, `!!document.getElementById("responses-title")`, ""},
 		"integrations/tokens":   {"integrations/tokens", `!!document.getElementById("tokens-status")`, only},
 		"integrations/webhooks": {"integrations/webhooks", `document.querySelectorAll("#webhooks li.webhook").length === 1`, "You can read the webhooks"},
+		"alerts":                {"alerts", `/alert is open|alerts are open/.test(document.getElementById("alerts-status")?.textContent)`, ""},
+		"alerts/rules":          {"alerts/rules", `document.querySelectorAll("#rules li.rule").length === 1`, "You can read the rules"},
+		"alerts/{id}":           {"alerts/00000000-0000-0000-0000-000000000000", `/no such alert/.test(document.getElementById("alert-status")?.textContent)`, ""},
 		"people":                {"people", `document.getElementById("sessions-status")?.textContent.startsWith(` + jsString(only) + `)`, only},
 		"audit":                 {"audit", `document.getElementById("sessions-status")?.textContent.startsWith(` + jsString(only) + `)`, only},
 	}
@@ -134,6 +138,9 @@ func viewerFixtures(t *testing.T, s *server) (draft, code string) {
 	if _, err := s.api.CreateWebhook(t.Context(), feedback.WebhookInput{URL: s.base + "/hooks/viewer",
 		Events: []string{feedback.EventReviewStatusChanged}}); err != nil {
 		t.Fatalf("create a webhook: %v", err)
+	}
+	if _, err := s.api.CreateAlertRule(t.Context(), lowRatingsRule("Viewer's rule")); err != nil {
+		t.Fatalf("create an alert rule: %v", err)
 	}
 	return sv.ID, s.pairingCode(feedback.DefaultKioskTiming)
 }
