@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedbackhq/feedback/server/alerts"
 	"github.com/feedbackhq/feedback/server/auth"
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/live"
@@ -100,6 +101,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("--debug-addr: %w", err)
 	}
 	defer presence.Start(ctx, cfg.Store, cfg.Logger)()
+	worker, stopAlerts := alerts.Start(ctx, cfg.Store, cfg.Logger)
+	defer stopAlerts()
+	cfg.Store.OnEvent(func(ws string, _ int64) { worker.Wake(ws) })
 	dispatcher := &webhook.Dispatcher{Queue: cfg.Store, Keys: cfg.Keyring, Log: cfg.Logger,
 		Client: webhook.NewClient(webhook.Policy{Allow: cfg.WebhookAllow})}
 	cfg.Store.OnDue(dispatcher.Wake) // only commits that create deliveries wake it
@@ -111,7 +115,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	cfg.Live = hub
 	handler := feedbackhttp.New(*cfg).Handler()
 	defer hub.Close() // after the server's shutdown: the sockets close with 1001
-	stopRelay := relayEvents(dctx, cfg.Store, hub, cfg.Logger)
+	stopRelay := relayEvents(dctx, cfg.Store, hub, worker, cfg.Logger)
 	defer stopRelay()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
