@@ -56,8 +56,8 @@ func (p *alertPage) load() {
 		if err == nil {
 			locs, err = p.api.Locations(c, allOf)
 		}
-		notFound := hasStatus(err, 404)
 		err = explain(err)
+		notFound := hasStatus(err, 404)
 		return func(ctx app.Context) {
 			p.loading = false
 			if notFound {
