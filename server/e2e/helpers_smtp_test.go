@@ -2,7 +2,9 @@ package e2e_test
 
 import (
 	"io"
+	"mime/quotedprintable"
 	"net"
+	"net/mail"
 	"strings"
 	"sync"
 	"testing"
@@ -17,13 +19,13 @@ import (
 type mailbox struct {
 	addr string
 	mu   sync.Mutex
-	got  []mail
+	got  []mailMsg
 	new  chan struct{} // signalled on each message
 }
 
-// mail is one message received: its envelope's recipients and its
+// mailMsg is one message: its envelope's recipients and its
 // content (headers and body, as sent).
-type mail struct {
+type mailMsg struct {
 	to   []string
 	data string
 }
@@ -45,8 +47,8 @@ func startSMTP(t *testing.T) *mailbox {
 	return m
 }
 
-// wait returns the content of the first message to rcpt, waiting up to
-// timeout for it.
+// wait returns the first message to rcpt, its headers then its body
+// decoded (quoted-printable), waiting up to timeout for it.
 func (m *mailbox) wait(t *testing.T, rcpt string, timeout time.Duration) string {
 	t.Helper()
 	deadline := time.After(timeout)
@@ -56,7 +58,7 @@ func (m *mailbox) wait(t *testing.T, rcpt string, timeout time.Duration) string 
 			for _, to := range g.to {
 				if strings.EqualFold(to, rcpt) {
 					m.mu.Unlock()
-					return g.data
+					return decodeMail(t, g.data)
 				}
 			}
 		}
@@ -67,6 +69,25 @@ func (m *mailbox) wait(t *testing.T, rcpt string, timeout time.Duration) string 
 			t.Fatalf("no email to %s reached the SMTP server within %v", rcpt, timeout)
 		}
 	}
+}
+
+// decodeMail returns the headers of data, then its body decoded.
+func decodeMail(t *testing.T, data string) string {
+	t.Helper()
+	msg, err := mail.ReadMessage(strings.NewReader(data))
+	if err != nil {
+		t.Fatalf("the email cannot be read: %v\n%s", err, data)
+	}
+	body := msg.Body
+	if strings.EqualFold(msg.Header.Get("Content-Transfer-Encoding"), "quoted-printable") {
+		body = quotedprintable.NewReader(body)
+	}
+	b, err := io.ReadAll(body)
+	if err != nil {
+		t.Fatalf("the email's body cannot be decoded: %v\n%s", err, data)
+	}
+	head, _, _ := strings.Cut(data, "\r\n\r\n")
+	return head + "\n\n" + string(b)
 }
 
 // smtpSession is one connection's transaction.
@@ -91,7 +112,7 @@ func (s *smtpSession) Data(r io.Reader) error {
 		return err
 	}
 	s.box.mu.Lock()
-	s.box.got = append(s.box.got, mail{to: s.to, data: string(b)})
+	s.box.got = append(s.box.got, mailMsg{to: s.to, data: string(b)})
 	s.box.mu.Unlock()
 	select {
 	case s.box.new <- struct{}{}:
