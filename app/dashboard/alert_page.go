@@ -75,10 +75,11 @@ func (p *alertPage) load() {
 // alertsReset reads the alert again.
 func (p *alertPage) alertsReset(ctx app.Context) { p.load() }
 
-// alertEvent shows what someone else did to the alert.
+// alertEvent shows what someone else did to the alert. It comes from
+// the shell: the page's own Dispatch renders the page.
 func (p *alertPage) alertEvent(ctx app.Context, kind string, a feedback.Alert) {
 	if a.ID == p.ID {
-		p.alert = &a
+		p.ui.Dispatch(func(ctx app.Context) { p.alert = &a })
 	}
 }
 

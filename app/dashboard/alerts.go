@@ -87,8 +87,9 @@ func (p *alertsPage) alertsReset(ctx app.Context) {
 
 // alertEvent applies an alert event: a new alert goes to the top, a
 // changed one changes in place, a resolved one moves to the history.
+// It comes from the shell: the page's own Dispatch renders the page.
 func (p *alertsPage) alertEvent(ctx app.Context, kind string, a feedback.Alert) {
-	p.changed(ctx, a)
+	p.ui.Dispatch(func(ctx app.Context) { p.changed(ctx, a) })
 }
 
 // changed puts a where its state belongs.

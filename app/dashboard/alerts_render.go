@@ -6,19 +6,19 @@ import (
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// Render renders the page: the choices of this device, the unresolved
-// alerts, then the history.
+// Render renders the page: the unresolved alerts, the choices of this
+// device, then the history.
 func (p *alertsPage) Render() app.UI {
 	return app.Section().Class("alerts-page").Body(
 		alertsHead(p.Workspace, alertsPath, "Alerts"),
 		app.P().Text("Alerts are raised by the rules of this workspace. Acknowledge one to tell the others that you are on it; resolve it once it is dealt with."),
-		p.renderPrefs(),
 		app.P().ID("alerts-status").Role("status").TabIndex(-1).Text(p.statusText()),
 		problemBox("alerts-problem", p.acts.problem),
 		app.Section().Aria("labelledby", "active-title").Body(
 			app.H2().ID("active-title").Text("Open and acknowledged"),
 			slot(p.loaded && len(p.active) > 0, p.renderActive),
 		),
+		p.renderPrefs(),
 		p.renderHistory(),
 	)
 }

@@ -105,12 +105,22 @@ func sendLowRatings(t *testing.T, s *server, b *browser, n int) (acked time.Time
 		v.do(chromedp.Navigate(s.visitorURL(feedback.FormHygiene)))
 		v.waitWasm()
 		fillHygiene(v, 1, fmt.Sprintf("Dirty, report %d", i+1))
+		v.do(chromedp.Evaluate[chromedp.Void](watchSent))
 		v.do(chromedp.Click(chromedp.CSS(submitButton)))
 		v.waitText(i18n.T("en", "sent"), 20*time.Second)
-		acked = time.Now()
+		acked = time.UnixMilli(int64(eval[float64](v, `sentAt`)))
 	}
 	return acked
 }
+
+// watchSent records in the visitor page when it first says that the
+// feedback was sent (the server's acknowledgement): window.sentAt, a
+// Date.now.
+var watchSent = `(() => {
+  window.sentAt = 0;
+  const look = () => { if (!sentAt && document.body.innerText.includes(` + jsString(i18n.T("en", "sent")) + `)) sentAt = Date.now(); };
+  new MutationObserver(look).observe(document.body, {childList: true, subtree: true, characterData: true});
+})()`
 
 // checkAcknowledgedEvent reads the events after position after until
 // alert.acknowledged of alert id shows, naming who acknowledged it.
