@@ -203,12 +203,13 @@ func (s *Store) windowStart(ctx context.Context, tx Conn, workspaceID string, r 
 	return from, false, nil
 }
 
-// windowCount returns how many of the location's submissions captured in
-// [since, t] the rule counts (low ratings, ratings with its tag, or all),
+// windowCount returns how many of the location's submissions captured
+// from since to t (inclusive: t is read from JSON, in milliseconds, and
+// the stored times have microseconds) the rule counts (low ratings, ratings with its tag, or all),
 // and the sum of their ratings.
 func (s *Store) windowCount(ctx context.Context, tx Conn, workspaceID string, r *feedback.AlertRule, location string,
 	since, t time.Time) (count, sum int64, err error) {
-	cond, args := "", []any{workspaceID, location, since, t}
+	cond, args := "", []any{workspaceID, location, since, t.Add(time.Millisecond)}
 	switch r.Kind {
 	case feedback.RuleLowRatings:
 		cond, args = " AND rating <= $5", append(args, r.Rating)
@@ -216,7 +217,7 @@ func (s *Store) windowCount(ctx context.Context, tx Conn, workspaceID string, r 
 		cond, args = " AND "+s.dialect.JSONHas("tags", "$5"), append(args, r.Tag)
 	}
 	err = tx.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(rating), 0) FROM hygiene_submissions
-		WHERE workspace_id = $1 AND location_id = $2 AND created_at >= $3 AND captured_at >= $3 AND captured_at <= $4`+cond,
+		WHERE workspace_id = $1 AND location_id = $2 AND created_at >= $3 AND captured_at >= $3 AND captured_at < $4`+cond,
 		args...).Scan(&count, &sum)
 	return count, sum, err
 }
