@@ -122,7 +122,7 @@ func (s *Store) evaluateEvent(ctx context.Context, tx Conn, workspaceID string, 
 		if a == nil {
 			continue
 		}
-		ok, err := s.raiseAlert(ctx, tx, workspaceID, a)
+		ok, err := s.raiseAlert(ctx, tx, workspaceID, a, rules[i].Emails)
 		if ok {
 			raised++
 		}
@@ -245,9 +245,10 @@ func fire(r *feedback.AlertRule, count, sum int64) (float64, string, bool) {
 
 // raiseAlert inserts a, open and triggered at the store's now, unless
 // its rule has an unresolved alert at the same subject (the location, or
-// the kiosk), and then writes its alert.triggered event. Reports whether
+// the kiosk), and then writes its alert.triggered event and, if emails
+// is not empty, its mail to them (see ClaimAlertMails). Reports whether
 // it inserted.
-func (s *Store) raiseAlert(ctx context.Context, tx Conn, workspaceID string, a *feedback.Alert) (bool, error) {
+func (s *Store) raiseAlert(ctx context.Context, tx Conn, workspaceID string, a *feedback.Alert, emails []string) (bool, error) {
 	now := s.now()
 	a.ID, a.State, a.TriggeredAt = feedback.NewIDAt(now), feedback.AlertOpen, feedback.NewTime(now)
 	subject := a.LocationID
@@ -262,6 +263,9 @@ func (s *Store) raiseAlert(ctx context.Context, tx Conn, workspaceID string, a *
 		a.Value, a.Summary, now)
 	if err != nil || n == 0 {
 		return false, err
+	}
+	if err := s.insertAlertMail(ctx, tx, workspaceID, a.ID, emails); err != nil {
+		return true, err
 	}
 	return true, s.appendEvent(ctx, tx, workspaceID, feedback.EventAlertTriggered, a)
 }
