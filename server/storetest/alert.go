@@ -230,7 +230,7 @@ func testAlertLifecycle(t *testing.T, h harness) {
 		wantEqual(t, "the alert events", []string{feedback.EventAlertTriggered, feedback.EventAlertAcknowledged,
 			feedback.EventAlertResolved}, types)
 		f.clock.Add(29 * time.Minute)
-		burst(0) // within the cool-down
+		burst(0)                      // within the cool-down
 		f.clock.Add(11 * time.Minute) // after the cool-down, that burst out of the window
 		f.rate(w.ws, w.location, 1, 0)
 		f.rate(w.ws, w.location, 1, 0)
