@@ -2,9 +2,11 @@ package storetest
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
+	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -66,6 +68,7 @@ func testAlert(t *testing.T, h harness) {
 	testAlertEvaluation(t, h)
 	testAlertLifecycle(t, h)
 	testAlertKiosk(t, h)
+	testAlertMail(t, h)
 }
 
 func testAlertRules(t *testing.T, h harness) {
@@ -279,5 +282,45 @@ func testAlertKiosk(t *testing.T, h harness) {
 		f.sweep(1)
 		f.clock.Add(10 * time.Minute)
 		check(1)
+	})
+}
+
+func testAlertMail(t *testing.T, h harness) {
+	h.run(t, "MailOutbox", func(t *testing.T, f *fixture) {
+		w := f.world("acme")
+		f.must(f.s.CreateAlertRule(f.ctx(), w.ws, lowRule()))
+		quiet := lowRule()
+		quiet.Name, quiet.Emails = "No mail", []string{}
+		f.must(f.s.CreateAlertRule(f.ctx(), w.ws, quiet))
+		for range 3 {
+			f.rate(w.ws, w.location, 1, 0)
+		}
+		f.evaluate(w.ws, 2)
+		claim := func(n int) []server.AlertMail {
+			t.Helper()
+			mails, err := f.s.ClaimAlertMails(f.ctx(), time.Minute, 10)
+			f.must(err)
+			if len(mails) != n {
+				t.Fatalf("ClaimAlertMails returned %d mails, want %d", len(mails), n)
+			}
+			return mails
+		}
+		m := claim(1)[0]
+		if m.WorkspaceSlug != "acme" || m.LocationName == "" || m.Alert.RuleName != "Three bad ratings" ||
+			len(m.Recipients) != 1 || m.Recipients[0] != "ops@example.com" || m.Attempts != 0 {
+			t.Errorf("the mail claimed: %+v", m)
+		}
+		claim(0) // leased
+		f.must(f.s.FinishAlertMail(f.ctx(), &m, errors.New("421 try later")))
+		f.clock.Add(29 * time.Second)
+		claim(0) // the backoff
+		f.clock.Add(time.Second)
+		m = claim(1)[0]
+		if m.Attempts != 1 {
+			t.Errorf("attempts before the second = %d, want 1", m.Attempts)
+		}
+		f.must(f.s.FinishAlertMail(f.ctx(), &m, nil))
+		f.clock.Add(time.Hour)
+		claim(0) // sent
 	})
 }
