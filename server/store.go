@@ -386,6 +386,30 @@ type AlertStore interface {
 	// CheckKiosksOffline raises the alerts of kiosk_offline rules, one per
 	// silence of a kiosk, and returns how many.
 	CheckKiosksOffline(ctx context.Context) (int, error)
+	// ClaimAlertMails leases up to limit alert mails that are due, for
+	// lease: no other claim returns them until it ends.
+	ClaimAlertMails(ctx context.Context, lease time.Duration, limit int) ([]AlertMail, error)
+	// FinishAlertMail records the outcome of sending a claimed mail: sent
+	// when sendErr is nil, otherwise due again after a backoff, or given
+	// up after MaxMailAttempts.
+	FinishAlertMail(ctx context.Context, m *AlertMail, sendErr error) error
+}
+
+// MaxMailAttempts is how many times an alert mail is tried before it is
+// given up.
+const MaxMailAttempts = 10
+
+// AlertMail is the mail of one alert to its rule's emails, with what the
+// message names: the workspace's slug (for the link) and the location's
+// name.
+type AlertMail struct {
+	WorkspaceID   string
+	ID            string
+	Recipients    []string
+	Attempts      int // attempts before this one
+	WorkspaceSlug string
+	LocationName  string // "" for an alert without a location
+	Alert         feedback.Alert
 }
 
 // KioskStore keeps kiosks and their pairing codes.

@@ -12,6 +12,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/feedbackhq/feedback/server"
 )
 
 // PollInterval is how often a worker evaluates every workspace with
@@ -30,12 +32,17 @@ type Store interface {
 	EvaluateAlerts(ctx context.Context, workspaceID string) (int, error)
 	// CheckKiosksOffline raises the alerts of kiosk_offline rules.
 	CheckKiosksOffline(ctx context.Context) (int, error)
+	// ClaimAlertMails leases the alert mails that are due.
+	ClaimAlertMails(ctx context.Context, lease time.Duration, limit int) ([]server.AlertMail, error)
+	// FinishAlertMail records the outcome of sending a mail.
+	FinishAlertMail(ctx context.Context, m *server.AlertMail, sendErr error) error
 }
 
 // Worker evaluates alert rules; make one with [New] or [Start].
 type Worker struct {
-	store Store
-	log   *slog.Logger
+	store  Store
+	log    *slog.Logger
+	mailer *Mailer // nil: alert mails wait unsent
 
 	signal  chan struct{} // a Wake since Run last looked
 	mu      sync.Mutex
@@ -43,16 +50,17 @@ type Worker struct {
 	pending map[string]bool // workspaces woken since the last pass
 }
 
-// New returns a worker on store that logs to log; call Run.
-func New(store Store, log *slog.Logger) *Worker {
-	return &Worker{store: store, log: log, signal: make(chan struct{}, 1), pending: map[string]bool{}}
+// New returns a worker on store that logs to log and sends alert mails
+// with mailer (nil: they wait unsent); call Run.
+func New(store Store, log *slog.Logger, mailer *Mailer) *Worker {
+	return &Worker{store: store, log: log, mailer: mailer, signal: make(chan struct{}, 1), pending: map[string]bool{}}
 }
 
-// Start runs a worker on store in a goroutine until ctx is done or the
+// Start runs a worker on store, sending mails with mailer, in a goroutine until ctx is done or the
 // returned stop is called (which waits for it), and returns it; wire its
 // Wake to the store's OnEvent hook.
-func Start(ctx context.Context, store Store, log *slog.Logger) (w *Worker, stop func()) {
-	w = New(store, log)
+func Start(ctx context.Context, store Store, log *slog.Logger, mailer *Mailer) (w *Worker, stop func()) {
+	w = New(store, log, mailer)
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	poll, kiosks := time.NewTicker(PollInterval), time.NewTicker(KioskInterval)
@@ -100,6 +108,7 @@ func (w *Worker) Run(ctx context.Context, poll, kiosks <-chan time.Time) {
 		case <-kiosks:
 			w.checkKiosks(ctx)
 		}
+		w.sendMails(ctx)
 	}
 }
 
@@ -155,6 +164,31 @@ func (w *Worker) checkKiosks(ctx context.Context) {
 	}
 	if n > 0 {
 		w.log.Info("kiosk alerts raised", "count", n)
+	}
+}
+
+// mailLease is how long a claimed mail is this worker's to send.
+const mailLease = 2 * time.Minute
+
+// sendMails sends the alert mails that are due, one batch.
+func (w *Worker) sendMails(ctx context.Context) {
+	if w.mailer == nil {
+		return
+	}
+	mails, err := w.store.ClaimAlertMails(ctx, mailLease, 20)
+	if err != nil {
+		w.logError(ctx, "claiming alert mails", err)
+		return
+	}
+	for i := range mails {
+		m := &mails[i]
+		sendErr := w.mailer.Send(ctx, m)
+		if sendErr != nil {
+			w.logError(ctx, "sending an alert mail", sendErr, "workspace", m.WorkspaceID, "mail", m.ID)
+		}
+		if err := w.store.FinishAlertMail(ctx, m, sendErr); err != nil {
+			w.logError(ctx, "recording an alert mail", err, "mail", m.ID)
+		}
 	}
 }
 

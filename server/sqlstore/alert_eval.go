@@ -122,7 +122,7 @@ func (s *Store) evaluateEvent(ctx context.Context, tx Conn, workspaceID string, 
 		if a == nil {
 			continue
 		}
-		ok, err := s.raiseAlert(ctx, tx, workspaceID, a)
+		ok, err := s.raiseAlert(ctx, tx, workspaceID, a, rules[i].Emails)
 		if ok {
 			raised++
 		}
@@ -203,12 +203,13 @@ func (s *Store) windowStart(ctx context.Context, tx Conn, workspaceID string, r 
 	return from, false, nil
 }
 
-// windowCount returns how many of the location's submissions captured in
-// [since, t] the rule counts (low ratings, ratings with its tag, or all),
+// windowCount returns how many of the location's submissions captured
+// from since to t (inclusive: t is read from JSON, in milliseconds, and
+// the stored times have microseconds) the rule counts (low ratings, ratings with its tag, or all),
 // and the sum of their ratings.
 func (s *Store) windowCount(ctx context.Context, tx Conn, workspaceID string, r *feedback.AlertRule, location string,
 	since, t time.Time) (count, sum int64, err error) {
-	cond, args := "", []any{workspaceID, location, since, t}
+	cond, args := "", []any{workspaceID, location, since, t.Add(time.Millisecond)}
 	switch r.Kind {
 	case feedback.RuleLowRatings:
 		cond, args = " AND rating <= $5", append(args, r.Rating)
@@ -216,7 +217,7 @@ func (s *Store) windowCount(ctx context.Context, tx Conn, workspaceID string, r 
 		cond, args = " AND "+s.dialect.JSONHas("tags", "$5"), append(args, r.Tag)
 	}
 	err = tx.QueryRow(ctx, `SELECT COUNT(*), COALESCE(SUM(rating), 0) FROM hygiene_submissions
-		WHERE workspace_id = $1 AND location_id = $2 AND created_at >= $3 AND captured_at >= $3 AND captured_at <= $4`+cond,
+		WHERE workspace_id = $1 AND location_id = $2 AND created_at >= $3 AND captured_at >= $3 AND captured_at < $4`+cond,
 		args...).Scan(&count, &sum)
 	return count, sum, err
 }
@@ -244,9 +245,10 @@ func fire(r *feedback.AlertRule, count, sum int64) (float64, string, bool) {
 
 // raiseAlert inserts a, open and triggered at the store's now, unless
 // its rule has an unresolved alert at the same subject (the location, or
-// the kiosk), and then writes its alert.triggered event. Reports whether
+// the kiosk), and then writes its alert.triggered event and, if emails
+// is not empty, its mail to them (see ClaimAlertMails). Reports whether
 // it inserted.
-func (s *Store) raiseAlert(ctx context.Context, tx Conn, workspaceID string, a *feedback.Alert) (bool, error) {
+func (s *Store) raiseAlert(ctx context.Context, tx Conn, workspaceID string, a *feedback.Alert, emails []string) (bool, error) {
 	now := s.now()
 	a.ID, a.State, a.TriggeredAt = feedback.NewIDAt(now), feedback.AlertOpen, feedback.NewTime(now)
 	subject := a.LocationID
@@ -261,6 +263,9 @@ func (s *Store) raiseAlert(ctx context.Context, tx Conn, workspaceID string, a *
 		a.Value, a.Summary, now)
 	if err != nil || n == 0 {
 		return false, err
+	}
+	if err := s.insertAlertMail(ctx, tx, workspaceID, a.ID, emails); err != nil {
+		return true, err
 	}
 	return true, s.appendEvent(ctx, tx, workspaceID, feedback.EventAlertTriggered, a)
 }

@@ -88,7 +88,7 @@ func (s *Store) alertOfflineKiosks(ctx context.Context, tx Conn, workspaceID str
 		minutes := now.Sub(k.lastSeen).Minutes()
 		a := &feedback.Alert{RuleID: r.ID, RuleName: r.Name, Kind: r.Kind, LocationID: &k.location, KioskID: &k.id,
 			Value: minutes, Summary: fmt.Sprintf("kiosk %s offline for %.0f minutes", k.name, minutes)}
-		ok, err := s.raiseAlert(ctx, tx, workspaceID, a)
+		ok, err := s.raiseAlert(ctx, tx, workspaceID, a, r.Emails)
 		if err != nil {
 			return raised, err
 		}

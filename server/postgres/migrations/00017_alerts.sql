@@ -1,5 +1,8 @@
 -- Alerts (issue 13): rules per workspace or location, the alerts they
--- raise, and each workspace's evaluation cursor.
+-- raise, each workspace's evaluation cursor, and the outbox of alert
+-- mails, written in the alert's transaction and leased like webhook
+-- deliveries (next_attempt_at is the lease's end while one is sent; NULL
+-- once sent or given up).
 --
 -- At most one unresolved alert per rule and subject (the location, or
 -- the kiosk of kiosk_offline): the partial unique index makes a second
@@ -60,7 +63,23 @@ CREATE TABLE alert_cursors (
     seq          bigint NOT NULL
 );
 
+CREATE TABLE alert_mails (
+    workspace_id    uuid        NOT NULL REFERENCES workspaces (id),
+    id              uuid        NOT NULL,
+    alert_id        uuid        NOT NULL,
+    recipients      jsonb       NOT NULL,
+    attempts        integer     NOT NULL,
+    next_attempt_at timestamptz,
+    last_error      text        NOT NULL,
+    sent_at         timestamptz,
+    created_at      timestamptz NOT NULL,
+    PRIMARY KEY (workspace_id, id),
+    FOREIGN KEY (workspace_id, alert_id) REFERENCES alerts (workspace_id, id)
+);
+CREATE INDEX alert_mails_due ON alert_mails (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+
 -- +goose Down
+DROP TABLE alert_mails;
 DROP TABLE alert_cursors;
 DROP TABLE alerts;
 DROP TABLE alert_rules;

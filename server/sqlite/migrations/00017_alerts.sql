@@ -52,7 +52,23 @@ CREATE TABLE alert_cursors (
     seq          INTEGER NOT NULL
 );
 
+CREATE TABLE alert_mails (
+    workspace_id    TEXT      NOT NULL REFERENCES workspaces (id),
+    id              TEXT      NOT NULL,
+    alert_id        TEXT      NOT NULL,
+    recipients      TEXT      NOT NULL,
+    attempts        INTEGER   NOT NULL,
+    next_attempt_at TIMESTAMP,
+    last_error      TEXT      NOT NULL,
+    sent_at         TIMESTAMP,
+    created_at      TIMESTAMP NOT NULL,
+    PRIMARY KEY (workspace_id, id),
+    FOREIGN KEY (workspace_id, alert_id) REFERENCES alerts (workspace_id, id)
+);
+CREATE INDEX alert_mails_due ON alert_mails (next_attempt_at) WHERE next_attempt_at IS NOT NULL;
+
 -- +goose Down
+DROP TABLE alert_mails;
 DROP TABLE alert_cursors;
 DROP TABLE alerts;
 DROP TABLE alert_rules;
