@@ -107,6 +107,21 @@ func (p *alertsPage) changed(ctx app.Context, a feedback.Alert) {
 	if p.history.has(a.ID) || a.State == feedback.AlertResolved {
 		p.loadHistory()
 	}
+	if a.LocationID != nil && !slices.ContainsFunc(p.locs, func(l feedback.Location) bool { return l.ID == *a.LocationID }) {
+		p.loadLocations() // a location made since the page loaded
+	}
+}
+
+// loadLocations reads the locations again.
+func (p *alertsPage) loadLocations() {
+	p.async(func(c context.Context) func(app.Context) {
+		locs, err := p.api.Locations(c, allOf)
+		return func(ctx app.Context) {
+			if err == nil {
+				p.locs = locs.Data
+			}
+		}
+	})
 }
 
 // insertAlert puts a into list, newest first.

@@ -51,7 +51,10 @@ func TestAlertEndToEnd(t *testing.T) {
 	s, b, axe := signedInAt(t, "alerts", "the alerts page, live",
 		`/No alert is open/.test(document.getElementById("alerts-status")?.textContent) && `+liveOn, mail.flags()...)
 	const to = "facilities@example.com"
-	if _, err := s.api.CreateAlertRule(t.Context(), lowRatingsRule("Dirty washrooms", to)); err != nil {
+	place, visitor := alertPlace(t, s)
+	rule := lowRatingsRule("Dirty washrooms", to)
+	rule.LocationID = &place.ID
+	if _, err := s.api.CreateAlertRule(t.Context(), rule); err != nil {
 		t.Fatalf("create the rule: %v", err)
 	}
 	start, err := s.api.Events(t.Context(), 0, feedback.MaxEventLimit)
@@ -60,16 +63,17 @@ func TestAlertEndToEnd(t *testing.T) {
 	}
 	b.do(chromedp.Evaluate[chromedp.Void](watchAlerts))
 
-	acked := sendLowRatings(t, s, b, 3)
+	pressed, acked := sendLowRatings(t, visitor, b, 3)
 	b.waitFor("the alert on the dashboard", `alertSeen > 0`, 10*time.Second)
 	seen := time.UnixMilli(int64(eval[float64](b, `alertSeen`)))
-	t.Logf("the alert showed on the dashboard %v after the third rating's acknowledgement", seen.Sub(acked).Round(time.Millisecond))
+	t.Logf("the alert showed on the dashboard %v after the visitor page acknowledged the third rating (%v after Send was pressed)",
+		seen.Sub(acked).Round(time.Millisecond), seen.Sub(pressed).Round(time.Millisecond))
 	id := strings.TrimPrefix(eval[string](b, `alertSeenID`), "alert-")
 	if n := eval[int](b, activeAlerts+`.length`); n != 1 {
 		t.Errorf("%d unresolved alerts show, want 1", n)
 	}
 	row := eval[string](b, `document.getElementById("alert-`+id+`").innerText`)
-	for _, want := range []string{"Dirty washrooms", hygieneLocation, "Open", "Acknowledge", "Resolve"} {
+	for _, want := range []string{"Dirty washrooms", place.Name, "Open", "Acknowledge", "Resolve"} {
 		if !strings.Contains(row, want) {
 			t.Errorf("the alert's row does not say %q:\n%s", want, row)
 		}
@@ -96,28 +100,46 @@ func TestAlertEndToEnd(t *testing.T) {
 	b.waitFor("the count gone", `!document.getElementById("alerts-badge")`, 10*time.Second)
 }
 
-// sendLowRatings sends n ratings of 1 on the hygiene visitor page, in a
-// tab of b's browser, and returns when the last was acknowledged.
-func sendLowRatings(t *testing.T, s *server, b *browser, n int) (acked time.Time) {
+// alertPlace makes a location of its own, which the demo's ratings
+// (random, the latest at the server's start) do not reach, with a
+// hygiene poster, and returns it and the poster's visitor page.
+func alertPlace(t *testing.T, s *server) (*feedback.Location, string) {
+	t.Helper()
+	loc, err := s.api.CreateLocation(t.Context(), "Washroom, ground floor", "")
+	if err != nil {
+		t.Fatalf("create a location: %v", err)
+	}
+	p, err := s.api.CreatePoster(t.Context(), loc.ID, feedback.PosterInput{FormRef: feedback.FormRef{Form: feedback.FormHygiene}, Label: "Door"})
+	if err != nil {
+		t.Fatalf("create a poster: %v", err)
+	}
+	return loc, s.base + "/q/" + p.Code
+}
+
+// sendLowRatings sends n ratings of 1 on the hygiene visitor page at
+// url, in a tab of b's browser, and returns when the page acknowledged
+// the last.
+func sendLowRatings(t *testing.T, url string, b *browser, n int) (pressed, acked time.Time) {
 	t.Helper()
 	v := newTab(b)
 	for i := range n {
-		v.do(chromedp.Navigate(s.visitorURL(feedback.FormHygiene)))
+		v.do(chromedp.Navigate(url))
 		v.waitWasm()
 		fillHygiene(v, 1, fmt.Sprintf("Dirty, report %d", i+1))
 		v.do(chromedp.Evaluate[chromedp.Void](watchSent))
 		v.do(chromedp.Click(chromedp.CSS(submitButton)))
 		v.waitText(i18n.T("en", "sent"), 20*time.Second)
-		acked = time.UnixMilli(int64(eval[float64](v, `sentAt`)))
+		pressed, acked = time.UnixMilli(int64(eval[float64](v, `pressedAt`))), time.UnixMilli(int64(eval[float64](v, `sentAt`)))
 	}
-	return acked
+	return pressed, acked
 }
 
 // watchSent records in the visitor page when it first says that the
-// feedback was sent (the server's acknowledgement): window.sentAt, a
-// Date.now.
+// feedback was sent (the server's acknowledgement), window.sentAt, and
+// when Send was pressed, window.pressedAt (each a Date.now).
 var watchSent = `(() => {
-  window.sentAt = 0;
+  window.sentAt = 0; window.pressedAt = 0;
+  document.addEventListener("click", () => { if (!pressedAt) pressedAt = Date.now(); }, true);
   const look = () => { if (!sentAt && document.body.innerText.includes(` + jsString(i18n.T("en", "sent")) + `)) sentAt = Date.now(); };
   new MutationObserver(look).observe(document.body, {childList: true, subtree: true, characterData: true});
 })()`
