@@ -81,10 +81,10 @@ func (p *alertRulesPage) failed(ctx app.Context, err error, prefix string) bool 
 func (p *alertRulesPage) open(ctx app.Context, f *ruleForm) {
 	p.close()
 	p.notice, p.problem = "", ""
-	ctx.Defer(func(ctx app.Context) {
-		ctx.Dispatch(func(ctx app.Context) {
+	p.ui.Defer(func(app.Context) {
+		p.ui.Dispatch(func(app.Context) {
 			p.form = f
-			focusLater(ctx, "rule-name")
+			focusLater(p.ui, "rule-name")
 		})
 	})
 }

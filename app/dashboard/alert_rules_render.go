@@ -99,7 +99,8 @@ func (p *alertRulesPage) renderRuleActions(r feedback.AlertRule) app.UI {
 		toggle,
 		button("rule-delete", "Delete", func(ctx app.Context) {
 			p.asking, p.notice = r.ID, ""
-			focusLater(ctx, "confirm-delete-q")
+			focusLater(p.ui, "confirm-delete-q") // the button goes: the page's context
+
 		}),
 	)
 }

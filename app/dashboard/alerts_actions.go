@@ -101,7 +101,7 @@ func (x *alertActs) renderResolve(a feedback.Alert) app.UI {
 			app.Button().ID("resolve-no-"+a.ID).Type("button").Text("Cancel").
 				OnClick(func(ctx app.Context, e app.Event) {
 					x.resolving, x.note = "", ""
-					focusLater(ctx, "resolve-"+a.ID)
+					focusLater(x.req.ui, "resolve-"+a.ID)
 				}, app.EventScope(a.ID)),
 		),
 	)
