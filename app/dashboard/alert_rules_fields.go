@@ -98,7 +98,7 @@ func (p *alertRulesPage) described(in app.HTMLInput, id, name, label, hint strin
 func (p *alertRulesPage) renderKind() app.UI {
 	f := p.form
 	if f.id != "" {
-		return app.P().ID("rule-kind").Text("Kind: " + ruleKindNames[f.kind] + " (it cannot change).")
+		return app.P().ID("rule-kind").Text("Kind: " + ruleKindNames[f.kind] + " (it cannot change). " + ruleKindHints[f.kind])
 	}
 	var opts []app.UI
 	for _, k := range feedback.RuleKinds {
@@ -106,7 +106,8 @@ func (p *alertRulesPage) renderKind() app.UI {
 	}
 	return app.Div().Class("field").Body(
 		app.Label().For("rule-kind").Text("Kind"),
-		app.Select().ID("rule-kind").Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
+		app.P().ID("rule-kind-hint").Class("hint").Text(ruleKindHints[f.kind]),
+		app.Select().ID("rule-kind").Aria("describedby", "rule-kind-hint").Body(opts...).OnChange(func(ctx app.Context, e app.Event) {
 			v := ctx.JSSrc().Get("value").String()
 			p.edited(ctx, func(f *ruleForm) { f.kind = v })
 		}),

@@ -173,8 +173,16 @@ func ruleText(r feedback.AlertRule) string {
 
 // ruleKindNames names each kind of rule in the form.
 var ruleKindNames = map[string]string{
-	feedback.RuleLowRatings:   "Low ratings: N ratings of X or less within W minutes",
-	feedback.RuleAverageBelow: "Low average: the average below X over W minutes",
-	feedback.RuleTagReported:  "Tag reported: a tag reported N times within W minutes",
-	feedback.RuleKioskOffline: "Kiosk offline: a kiosk offline for longer than W minutes",
+	feedback.RuleLowRatings:   "Low ratings",
+	feedback.RuleAverageBelow: "Low average",
+	feedback.RuleTagReported:  "Tag reported",
+	feedback.RuleKioskOffline: "Kiosk offline",
+}
+
+// ruleKindHints says when a rule of each kind raises an alert.
+var ruleKindHints = map[string]string{
+	feedback.RuleLowRatings:   "Raises an alert when N ratings of X or less arrive within W minutes at a location.",
+	feedback.RuleAverageBelow: "Raises an alert when the average rating over W minutes falls below X at a location, once at least N ratings arrived.",
+	feedback.RuleTagReported:  "Raises an alert when visitors report a tag N times within W minutes at a location.",
+	feedback.RuleKioskOffline: "Raises an alert when a kiosk has been offline for longer than W minutes.",
 }
