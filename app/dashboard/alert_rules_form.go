@@ -127,14 +127,12 @@ func (f *ruleForm) decimal(name, text string, min, max float64) *float64 {
 }
 
 // parseEmails splits the addresses typed at commas, semicolons, spaces
-// and lines, and reports whether each looks like an address (the
-// service checks them again) and there are at most 20.
+// and lines, and reports whether each is an address as the service
+// accepts them (feedback.ValidEmail) and there are at most 20.
 func parseEmails(text string) ([]string, bool) {
 	out := []string{}
 	for _, e := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '\n' || r == '\t' || r == '\r' }) {
-		local, domain, found := strings.Cut(e, "@")
-		if !found || local == "" || !strings.Contains(domain, ".") || strings.Contains(domain, "@") ||
-			strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
+		if !feedback.ValidEmail(e) {
 			return out, false
 		}
 		out = append(out, e)
