@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 	"github.com/feedbackhq/feedback/shared/i18n"
@@ -45,13 +46,15 @@ func lowRatingsRule(name string, emails ...string) feedback.AlertRuleInput {
 // alerts page (the time from the third acknowledgement to the row is
 // logged), with the navigation's count; Acknowledge there emits
 // alert.acknowledged; the email reaches a real SMTP server with the
-// link to the alert, and the link opens it with its timeline.
+// link to the alert, and the link opens it with its timeline, where it
+// is resolved by keyboard. Then someone else's actions show live: a
+// second alert, acknowledged through the API, changes in place.
 func TestAlertEndToEnd(t *testing.T) {
 	mail := startSMTP(t)
 	s, b, axe := signedInAt(t, "alerts", "the alerts page, live",
 		`/No alert is open/.test(document.getElementById("alerts-status")?.textContent) && `+liveOn, mail.flags()...)
 	const to = "facilities@example.com"
-	place, visitor := alertPlace(t, s)
+	place, code := alertPlace(t, s, "Washroom, ground floor")
 	rule := lowRatingsRule("Dirty washrooms", to)
 	rule.LocationID = &place.ID
 	if _, err := s.api.CreateAlertRule(t.Context(), rule); err != nil {
@@ -63,7 +66,7 @@ func TestAlertEndToEnd(t *testing.T) {
 	}
 	b.do(chromedp.Evaluate[chromedp.Void](watchAlerts))
 
-	pressed, acked := sendLowRatings(t, visitor, b, 3)
+	pressed, acked := sendLowRatings(t, s.base+"/q/"+code, b, 3)
 	b.waitFor("the alert on the dashboard", `alertSeen > 0`, 10*time.Second)
 	seen := time.UnixMilli(int64(eval[float64](b, `alertSeen`)))
 	t.Logf("the alert showed on the dashboard %v after the visitor page acknowledged the third rating (%v after Send was pressed)",
@@ -96,16 +99,52 @@ func TestAlertEndToEnd(t *testing.T) {
 		t.Errorf("the alert's page does not show the alert:\n%s", text)
 	}
 	pageShots(t, b, axe, "alert", "")
-	resolveOnPage(t, b, id, "Cleaned, soap refilled")
+	resolveByKeyboard(t, b, id, "Cleaned, soap refilled")
+	b.waitFor("the alert resolved", `/Resolved by .*Note: Cleaned, soap refilled/.test(document.getElementById("alert-timeline")?.innerText)`, 10*time.Second)
+	if eval[bool](b, `!!document.getElementById("ack-`+id+`") || !!document.getElementById("resolve-`+id+`")`) {
+		t.Error("a resolved alert still offers Acknowledge or Resolve")
+	}
 	b.waitFor("the count gone", `!document.getElementById("alerts-badge")`, 10*time.Second)
+	checkOthersActions(t, s, b)
+}
+
+// checkOthersActions opens the alerts page, raises a second alert
+// through the API, and acknowledges it through the API as someone else:
+// the alert appears and changes in place, live; resolved on the page, it
+// moves to the history.
+func checkOthersActions(t *testing.T, s *server, b *browser) {
+	t.Helper()
+	b.do(chromedp.Navigate(s.base + demoDashboard + "alerts"))
+	b.waitFor("the alerts page, live", `/No alert is open/.test(document.getElementById("alerts-status")?.textContent) && `+liveOn, 30*time.Second)
+	place, code := alertPlace(t, s, "Washroom, 2nd floor")
+	rule := lowRatingsRule("Second floor")
+	rule.LocationID = &place.ID
+	if _, err := s.api.CreateAlertRule(t.Context(), rule); err != nil {
+		t.Fatalf("create the rule: %v", err)
+	}
+	for range 3 {
+		one := 1
+		if _, _, err := s.api.Submit(t.Context(), code, feedback.Submission{ID: feedback.NewID(), Rating: &one}); err != nil {
+			t.Fatalf("submit: %v", err)
+		}
+	}
+	b.waitFor("the second alert", activeAlerts+`.length === 1 && /2nd floor/.test(document.getElementById("active-alerts").innerText)`, 10*time.Second)
+	id := strings.TrimPrefix(eval[string](b, activeAlerts+`[0].id`), "alert-")
+	if _, err := s.api.AcknowledgeAlert(t.Context(), id); err != nil {
+		t.Fatalf("acknowledge: %v", err)
+	}
+	b.waitFor("the row acknowledged by the token", `document.getElementById("alert-`+id+`")?.dataset.state === "acknowledged" && `+
+		`/Acknowledged by token:/.test(document.getElementById("alert-`+id+`").innerText)`, 10*time.Second)
+	resolveByKeyboard(t, b, id, "Mopped")
+	b.waitFor("the alert in the history", `!document.getElementById("alert-`+id+`") && /Resolved/.test(document.getElementById("history-`+id+`")?.innerText)`, 10*time.Second)
 }
 
 // alertPlace makes a location of its own, which the demo's ratings
 // (random, the latest at the server's start) do not reach, with a
-// hygiene poster, and returns it and the poster's visitor page.
-func alertPlace(t *testing.T, s *server) (*feedback.Location, string) {
+// hygiene poster, and returns it and the poster's code.
+func alertPlace(t *testing.T, s *server, name string) (loc *feedback.Location, code string) {
 	t.Helper()
-	loc, err := s.api.CreateLocation(t.Context(), "Washroom, ground floor", "")
+	loc, err := s.api.CreateLocation(t.Context(), name, "")
 	if err != nil {
 		t.Fatalf("create a location: %v", err)
 	}
@@ -113,7 +152,7 @@ func alertPlace(t *testing.T, s *server) (*feedback.Location, string) {
 	if err != nil {
 		t.Fatalf("create a poster: %v", err)
 	}
-	return loc, s.base + "/q/" + p.Code
+	return loc, p.Code
 }
 
 // sendLowRatings sends n ratings of 1 on the hygiene visitor page at
@@ -170,16 +209,16 @@ func checkAcknowledgedEvent(t *testing.T, s *server, after int64, id string) {
 	t.Logf("events after the rule: %v", types)
 }
 
-// resolveOnPage resolves alert id on its page with a note, and checks
-// the timeline.
-func resolveOnPage(t *testing.T, b *browser, id, note string) {
+// resolveByKeyboard resolves alert id with a note by keyboard: Enter on
+// Resolve moves the focus to the note, Tab goes on to the button that
+// resolves.
+func resolveByKeyboard(t *testing.T, b *browser, id, note string) {
 	t.Helper()
-	b.do(chromedp.Click(chromedp.ID("resolve-"+id)),
-		chromedp.WaitVisible(chromedp.ID("note-"+id)),
-		chromedp.SendKeys(chromedp.ID("note-"+id), note),
-		chromedp.Click(chromedp.ID("resolve-yes-"+id)))
-	b.waitFor("the alert resolved", `/Resolved by .*Note: `+note+`/.test(document.getElementById("alert-timeline")?.innerText)`, 10*time.Second)
-	if eval[bool](b, `!!document.getElementById("ack-`+id+`") || !!document.getElementById("resolve-`+id+`")`) {
-		t.Error("a resolved alert still offers Acknowledge or Resolve")
+	b.do(chromedp.Focus(chromedp.ID("resolve-"+id)), chromedp.KeyEvent(kb.Enter))
+	b.waitFor("the note focused", `document.activeElement?.id === "note-`+id+`"`, 10*time.Second)
+	b.do(chromedp.KeyEvent(note), chromedp.KeyEvent("\t"))
+	if got := eval[string](b, `document.activeElement?.id`); got != "resolve-yes-"+id {
+		t.Fatalf("Tab after the note focuses %q, want the button that resolves", got)
 	}
+	b.do(chromedp.KeyEvent(kb.Enter))
 }
