@@ -184,6 +184,15 @@ func testAlertEvaluation(t *testing.T, h harness) {
 		}
 		f.evaluate(w.ws, 0)
 	})
+	h.run(t, "EvaluatedLateStillRaises", func(t *testing.T, f *fixture) {
+		w := f.world("acme")
+		f.must(f.s.CreateAlertRule(f.ctx(), w.ws, lowRule()))
+		for range 3 {
+			f.rate(w.ws, w.location, 1, 0)
+		}
+		f.clock.Add(2 * time.Hour) // the workers were down: they catch up
+		f.evaluate(w.ws, 1)
+	})
 	h.run(t, "OtherKinds", func(t *testing.T, f *fixture) {
 		w := f.world("acme")
 		f.must(f.s.CreateAlertRule(f.ctx(), w.ws, &feedback.AlertRule{Name: "avg", Kind: feedback.RuleAverageBelow,
