@@ -134,8 +134,10 @@ func (s *Store) evaluateEvent(ctx context.Context, tx Conn, workspaceID string, 
 }
 
 // evaluateRule returns the alert that rule r raises on submission h, or
-// nil. A submission captured longer than the rule's window before the
-// store's now (a late kiosk sync) raises nothing: the incident is over.
+// nil. A submission captured longer than the rule's window before it
+// was stored (a late kiosk sync) raises nothing: the incident is over;
+// the time it arrived, not the time of the evaluation, decides, so that
+// a worker catching up after an outage still evaluates it.
 // The window is [captured_at − W, captured_at], cut at the resolution of
 // the rule's last alert at the location, so that the ratings of a
 // resolved incident do not raise it again.
@@ -145,7 +147,7 @@ func (s *Store) evaluateRule(ctx context.Context, tx Conn, workspaceID string, r
 	}
 	now, t := s.now(), h.CapturedAt.Time.UTC()
 	window := time.Duration(r.WindowMinutes) * time.Minute
-	if t.Before(now.Add(-window)) {
+	if t.Before(h.CreatedAt.Time.Add(-window)) {
 		return nil, nil
 	}
 	since, quiet, err := s.windowStart(ctx, tx, workspaceID, r, h.LocationID, t.Add(-window), now)
