@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -65,6 +66,7 @@ func TestAlertEndToEnd(t *testing.T) {
 		t.Fatalf("events: %v", err)
 	}
 	b.do(chromedp.Evaluate[chromedp.Void](watchAlerts))
+	turnOnSoundAndNotices(t, s, b)
 
 	pressed, acked := sendLowRatings(t, s.base+"/q/"+code, b, 3)
 	b.waitFor("the alert on the dashboard", `alertSeen > 0`, 10*time.Second)
@@ -80,6 +82,9 @@ func TestAlertEndToEnd(t *testing.T) {
 		if !strings.Contains(row, want) {
 			t.Errorf("the alert's row does not say %q:\n%s", want, row)
 		}
+	}
+	if got := eval[[]string](b, `shownNotices`); len(got) != 1 || got[0] != "Alert: Dirty washrooms" {
+		t.Errorf("the browser notifications shown are %q, want one for the alert", got)
 	}
 	b.waitFor("the navigation's count", `document.getElementById("alerts-badge")?.innerText.startsWith("1")`, 10*time.Second)
 	pageShots(t, b, axe, "alerts", "")
@@ -153,6 +158,27 @@ func alertPlace(t *testing.T, s *server, name string) (loc *feedback.Location, c
 		t.Fatalf("create a poster: %v", err)
 	}
 	return loc, p.Code
+}
+
+// turnOnSoundAndNotices turns on the sound and the browser
+// notifications, the permission granted through the DevTools protocol
+// for the page's origin, and records each notification the page shows
+// in window.shownNotices (a subclass of the browser's Notification).
+func turnOnSoundAndNotices(t *testing.T, s *server, b *browser) {
+	t.Helper()
+	b.do(chromedp.Click(chromedp.ID("alert-sound")))
+	b.waitFor("the sound on", `/A sound plays/.test(document.getElementById("prefs-status").textContent) && localStorage.getItem("alerts.sound") === "true"`, 10*time.Second)
+	if eval[string](b, `Notification.permission`) != "default" {
+		t.Errorf("the page asked for the notification permission before the click: %s", eval[string](b, `Notification.permission`))
+	}
+	if _, err := chromedp.Call(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted, Origin: s.base}); err != nil {
+		t.Fatalf("Browser.setPermission: %v", err)
+	}
+	b.do(chromedp.Evaluate[chromedp.Void](`window.shownNotices = [];
+  window.Notification = class extends Notification { constructor(title, opts) { super(title, opts); shownNotices.push(title); } };`))
+	b.do(chromedp.Click(chromedp.ID("alert-notify")))
+	b.waitFor("the notifications on", `/shows a notification/.test(document.getElementById("prefs-status").textContent) && document.getElementById("alert-notify").checked`, 10*time.Second)
 }
 
 // sendLowRatings sends n ratings of 1 on the hygiene visitor page at
