@@ -24,8 +24,9 @@ const rulesLoaded = `!/Loading/.test(document.getElementById("rules-status")?.te
 // TestAlertRulesEditor drives the rules editor with the keyboard and the
 // mouse: a rule with mistakes is refused at its fields in words, and
 // nothing is stored; corrected, it is created; then edited, disabled
-// and deleted after a confirmation. The form and the list pass
-// axe-core at a desktop's and a phone's size.
+// and deleted after a confirmation; a form with changes asks before a
+// link leaves it. The form and the list pass axe-core at a desktop's and
+// a phone's size.
 func TestAlertRulesEditor(t *testing.T) {
 	s, b, axe := signedInAt(t, alertRulesPath, "the rules page", rulesLoaded+` && !!document.getElementById("rule-new")`)
 	b.do(chromedp.Click(chromedp.ID("rule-new")))
@@ -82,6 +83,17 @@ func TestAlertRulesEditor(t *testing.T) {
 	b.waitFor("the question", `document.activeElement?.id === "confirm-delete-q"`, 10*time.Second)
 	b.do(chromedp.Click(chromedp.ID("confirm-delete-yes")))
 	b.waitFor("the rule gone", `document.querySelectorAll("#rules li.rule").length === 0 && /Deleted the rule/.test(document.getElementById("rules-status").textContent)`, 10*time.Second)
+
+	// A form with changes holds the page: a link asks first.
+	b.do(chromedp.Click(chromedp.ID("rule-new")))
+	b.waitFor("the form", `document.activeElement?.id === "rule-name"`, 10*time.Second)
+	b.do(chromedp.SendKeys(chromedp.ID("rule-name"), "Not saved"), chromedp.Click(chromedp.ID("nav-overview")))
+	b.waitFor("the question before leaving", `document.activeElement?.id === "confirm-leave-q"`, 10*time.Second)
+	if loc := eval[string](b, `location.pathname`); loc != demoDashboard+alertRulesPath {
+		t.Errorf("the link left for %s before the question was answered", loc)
+	}
+	b.do(chromedp.Click(chromedp.ID("confirm-leave-yes")))
+	b.waitFor("the overview", `location.pathname === `+jsString(demoDashboard), 10*time.Second)
 }
 
 // retype empties the input id and types text into it, as a person
