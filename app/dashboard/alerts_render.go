@@ -17,6 +17,7 @@ func (p *alertsPage) Render() app.UI {
 		app.Section().Aria("labelledby", "active-title").Body(
 			app.H2().ID("active-title").Text("Open and acknowledged"),
 			slot(p.loaded && len(p.active) > 0, p.renderActive),
+			slot(p.loaded && len(p.active) == 0, func() app.UI { return app.P().ID("active-none").Text("None right now.") }),
 		),
 		p.renderPrefs(),
 		p.renderHistory(),

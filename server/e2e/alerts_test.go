@@ -110,14 +110,14 @@ func TestAlertEndToEnd(t *testing.T) {
 		t.Error("a resolved alert still offers Acknowledge or Resolve")
 	}
 	b.waitFor("the count gone", `!document.getElementById("alerts-badge")`, 10*time.Second)
-	checkOthersActions(t, s, b)
+	checkOthersActions(t, s, b, axe)
 }
 
 // checkOthersActions opens the alerts page, raises a second alert
 // through the API, and acknowledges it through the API as someone else:
 // the alert appears and changes in place, live; resolved on the page, it
-// moves to the history.
-func checkOthersActions(t *testing.T, s *server, b *browser) {
+// moves to the history, which passes axe-core (screenshots).
+func checkOthersActions(t *testing.T, s *server, b *browser, axe string) {
 	t.Helper()
 	b.do(chromedp.Navigate(s.base + demoDashboard + "alerts"))
 	b.waitFor("the alerts page, live", `/No alert is open/.test(document.getElementById("alerts-status")?.textContent) && `+liveOn, 30*time.Second)
@@ -142,6 +142,8 @@ func checkOthersActions(t *testing.T, s *server, b *browser) {
 		`/Acknowledged by token:/.test(document.getElementById("alert-`+id+`").innerText)`, 10*time.Second)
 	resolveByKeyboard(t, b, id, "Mopped")
 	b.waitFor("the alert in the history", `!document.getElementById("alert-`+id+`") && /Resolved/.test(document.getElementById("history-`+id+`")?.innerText)`, 10*time.Second)
+	b.waitFor("both alerts in the history", `document.querySelectorAll("#alert-history tbody tr").length === 2`, 10*time.Second)
+	pageShots(t, b, axe, "alerts-history", "history-title")
 }
 
 // alertPlace makes a location of its own, which the demo's ratings
