@@ -116,7 +116,8 @@ func TestAlertEndToEnd(t *testing.T) {
 // checkOthersActions opens the alerts page, raises a second alert
 // through the API, and acknowledges it through the API as someone else:
 // the alert appears and changes in place, live; resolved on the page, it
-// moves to the history, which passes axe-core (screenshots).
+// moves to the history, which passes axe-core (screenshots). The page
+// of an alert that does not exist says so.
 func checkOthersActions(t *testing.T, s *server, b *browser, axe string) {
 	t.Helper()
 	b.do(chromedp.Navigate(s.base + demoDashboard + "alerts"))
@@ -144,6 +145,9 @@ func checkOthersActions(t *testing.T, s *server, b *browser, axe string) {
 	b.waitFor("the alert in the history", `!document.getElementById("alert-`+id+`") && /Resolved/.test(document.getElementById("history-`+id+`")?.innerText)`, 10*time.Second)
 	b.waitFor("both alerts in the history", `document.querySelectorAll("#alert-history tbody tr").length === 2`, 10*time.Second)
 	pageShots(t, b, axe, "alerts-history", "history-title")
+
+	b.do(chromedp.Navigate(s.base + demoDashboard + "alerts/" + feedback.NewID()))
+	b.waitFor("an unknown alert said so", `/no such alert/.test(document.getElementById("alert-status")?.textContent)`, 30*time.Second)
 }
 
 // alertPlace makes a location of its own, which the demo's ratings
@@ -249,4 +253,36 @@ func resolveByKeyboard(t *testing.T, b *browser, id, note string) {
 		t.Fatalf("Tab after the note focuses %q, want the button that resolves", got)
 	}
 	b.do(chromedp.KeyEvent(kb.Enter))
+}
+
+// openAlert raises an alert through the API: a rule at a location of
+// its own, and three ratings of 1 there. It returns the alert's id once
+// the rule raised it.
+func openAlert(t *testing.T, s *server) string {
+	t.Helper()
+	place, code := alertPlace(t, s, "Washroom, basement")
+	rule := lowRatingsRule("Basement washroom")
+	rule.LocationID = &place.ID
+	r, err := s.api.CreateAlertRule(t.Context(), rule)
+	if err != nil {
+		t.Fatalf("create an alert rule: %v", err)
+	}
+	for range 3 {
+		one := 1
+		if _, _, err := s.api.Submit(t.Context(), code, feedback.Submission{ID: feedback.NewID(), Rating: &one}); err != nil {
+			t.Fatalf("submit: %v", err)
+		}
+	}
+	var id string
+	waitUntil(t, "the rule's alert", 10*time.Second, func() bool {
+		page, err := s.api.Alerts(t.Context(), allPages, feedback.AlertFilter{RuleID: r.ID})
+		if err != nil {
+			t.Fatalf("alerts: %v", err)
+		}
+		if len(page.Data) > 0 {
+			id = page.Data[0].ID
+		}
+		return id != ""
+	})
+	return id
 }
