@@ -47,7 +47,7 @@ func (s *Server) handleAlertRuleCreate(w http.ResponseWriter, r *http.Request) e
 		rule.Kind = *in.Kind
 	}
 	applyRuleInput(rule, in)
-	if err := validateRule(rule, true, in); err != nil {
+	if err := validateRule(rule, true); err != nil {
 		return err
 	}
 	ws := request.WorkspaceID(r.Context())
@@ -76,7 +76,7 @@ func (s *Server) handleAlertRuleUpdate(w http.ResponseWriter, r *http.Request) e
 			return invalid("kind", "cannot change; delete the rule and create another")
 		}
 		applyRuleInput(rule, in)
-		return validateRule(rule, false, in)
+		return validateRule(rule, false)
 	})
 	if err != nil {
 		return err
@@ -136,9 +136,9 @@ func applyRuleInput(rule *feedback.AlertRule, in feedback.AlertRuleInput) {
 	}
 }
 
-// validateRule checks a rule as its kind needs it (create says whether
-// it is new; in is the body, to name the fields it lacks).
-func validateRule(rule *feedback.AlertRule, create bool, in feedback.AlertRuleInput) error {
+// validateRule checks a rule as its kind needs it; create says whether
+// it is new (a kind is then required).
+func validateRule(rule *feedback.AlertRule, create bool) error {
 	var v feedback.Validator
 	v.Check(rule.Name != "" && utf8.RuneCountInString(rule.Name) <= maxRuleName && utf8.ValidString(rule.Name) &&
 		!strings.ContainsAny(rule.Name, "\r\n\x00"), "name", "must be 1 to 100 characters on one line")
