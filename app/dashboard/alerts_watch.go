@@ -168,13 +168,21 @@ func (s *Shell) onAlertsPage() bool {
 	return s.route != nil && (s.route.name == "alerts" || s.route.name == "alert")
 }
 
-// listenAlerts hands the alert events to l, a page just mounted (nil: to
-// none), and shows the stream's state in the live status line.
+// listenAlerts hands the alert events to l, a page just mounted, and
+// shows the stream's state in the live status line; nil, from a page
+// going away, hands them to none and takes the line away unless another
+// page has put its own there.
 func (s *Shell) listenAlerts(l alertListener) {
 	s.alerts.listener = l
 	if l != nil {
 		s.live, s.liveState = s.alerts.text, s.alerts.state
+		return
 	}
+	s.ui.Dispatch(func(app.Context) { // after the next page has mounted
+		if s.live == s.alerts.text && !s.onAlertsPage() {
+			s.live = ""
+		}
+	})
 }
 
 // loadAlertCount reads the number of unresolved alerts.

@@ -117,7 +117,8 @@ func TestAlertEndToEnd(t *testing.T) {
 // through the API, and acknowledges it through the API as someone else:
 // the alert appears and changes in place, live; resolved on the page, it
 // moves to the history, which passes axe-core (screenshots). The page
-// of an alert that does not exist says so.
+// of an alert that does not exist says so; the alerts' live line goes
+// with the alerts pages.
 func checkOthersActions(t *testing.T, s *server, b *browser, axe string) {
 	t.Helper()
 	b.do(chromedp.Navigate(s.base + demoDashboard + "alerts"))
@@ -148,6 +149,8 @@ func checkOthersActions(t *testing.T, s *server, b *browser, axe string) {
 
 	b.do(chromedp.Navigate(s.base + demoDashboard + "alerts/" + feedback.NewID()))
 	b.waitFor("an unknown alert said so", `/no such alert/.test(document.getElementById("alert-status")?.textContent)`, 30*time.Second)
+	b.do(chromedp.Click(chromedp.ID("nav-hygiene")))
+	b.waitFor("the hygiene page without the alerts' live line", `!!document.getElementById("hygiene-status") && document.getElementById("live-status").textContent === ""`, 10*time.Second)
 }
 
 // alertPlace makes a location of its own, which the demo's ratings
