@@ -29,6 +29,7 @@ type Store interface {
 	DeliveryStore
 	EventStore
 	KioskStore
+	AlertStore
 	AuthStore
 	IdPStore
 
@@ -337,10 +338,78 @@ type EventStore interface {
 	// (0 when there is none): every event committed before the call is at
 	// or below it, every event committed later above it.
 	EventPosition(ctx context.Context, workspaceID string) (int64, error)
-	// OnEvent sets fn to be called after each commit that wrote events,
-	// once per workspace with the largest seq written there, so that the
-	// live stream of this process reads them at once. Set it before use.
+	// OnEvent adds fn to the functions called after each commit that
+	// wrote events, once per workspace with the largest seq written
+	// there, so that the live stream and the alert worker of this
+	// process read them at once. Add them before use.
 	OnEvent(fn func(workspaceID string, seq int64))
+}
+
+// AlertStore keeps alert rules, the alerts they raise and the cursor of
+// their evaluation (see server/alerts, which runs the evaluation).
+type AlertStore interface {
+	// CreateAlertRule stores a validated rule; the workspace's first one
+	// starts its cursor at EventPosition (history is not evaluated).
+	// Returns feedback.ENotFound for an unknown workspace or location.
+	CreateAlertRule(ctx context.Context, workspaceID string, r *feedback.AlertRule) error
+	// AlertRule returns a rule. Returns feedback.ENotFound.
+	AlertRule(ctx context.Context, workspaceID, id string) (*feedback.AlertRule, error)
+	// AlertRules returns a page of rules, newest first, and the total.
+	AlertRules(ctx context.Context, workspaceID string, p feedback.ListParams) ([]feedback.AlertRule, int, error)
+	// UpdateAlertRule stores what change makes of the rule, in one
+	// transaction. Returns feedback.ENotFound or change's error.
+	UpdateAlertRule(ctx context.Context, workspaceID, id string, change func(*feedback.AlertRule) error) (*feedback.AlertRule, error)
+	// DeleteAlertRule removes a rule; its alerts stay. Returns
+	// feedback.ENotFound.
+	DeleteAlertRule(ctx context.Context, workspaceID, id string) error
+	// Alerts returns a page of alerts, newest first, and the total.
+	Alerts(ctx context.Context, workspaceID string, p feedback.ListParams, f feedback.AlertFilter) ([]feedback.Alert, int, error)
+	// Alert returns an alert. Returns feedback.ENotFound.
+	Alert(ctx context.Context, workspaceID, id string) (*feedback.Alert, error)
+	// AcknowledgeAlert acknowledges an open alert, with its
+	// alert.acknowledged event. Returns feedback.ENotFound or
+	// feedback.EInvalidTransition.
+	AcknowledgeAlert(ctx context.Context, workspaceID, id, by string) (*feedback.Alert, error)
+	// ResolveAlert resolves an open or acknowledged alert, with its
+	// alert.resolved event. Returns feedback.ENotFound or
+	// feedback.EInvalidTransition.
+	ResolveAlert(ctx context.Context, workspaceID, id, by, note string) (*feedback.Alert, error)
+	// AlertStats returns per location the response times of the alerts
+	// triggered in [from, to).
+	AlertStats(ctx context.Context, workspaceID string, from, to time.Time) ([]feedback.AlertResponseTimes, error)
+	// AlertWorkspaces returns the workspaces with enabled rules that
+	// submissions fire.
+	AlertWorkspaces(ctx context.Context) ([]string, error)
+	// EvaluateAlerts evaluates the workspace's rules on the events after
+	// its cursor, once across instances, and returns the alerts raised.
+	EvaluateAlerts(ctx context.Context, workspaceID string) (int, error)
+	// CheckKiosksOffline raises the alerts of kiosk_offline rules, one per
+	// silence of a kiosk, and returns how many.
+	CheckKiosksOffline(ctx context.Context) (int, error)
+	// ClaimAlertMails leases up to limit alert mails that are due, for
+	// lease: no other claim returns them until it ends.
+	ClaimAlertMails(ctx context.Context, lease time.Duration, limit int) ([]AlertMail, error)
+	// FinishAlertMail records the outcome of sending a claimed mail: sent
+	// when sendErr is nil, otherwise due again after a backoff, or given
+	// up after MaxMailAttempts.
+	FinishAlertMail(ctx context.Context, m *AlertMail, sendErr error) error
+}
+
+// MaxMailAttempts is how many times an alert mail is tried before it is
+// given up.
+const MaxMailAttempts = 10
+
+// AlertMail is the mail of one alert to its rule's emails, with what the
+// message names: the workspace's slug (for the link) and the location's
+// name.
+type AlertMail struct {
+	WorkspaceID   string
+	ID            string
+	Recipients    []string
+	Attempts      int // attempts before this one
+	WorkspaceSlug string
+	LocationName  string // "" for an alert without a location
+	Alert         feedback.Alert
 }
 
 // KioskStore keeps kiosks and their pairing codes.

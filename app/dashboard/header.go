@@ -92,7 +92,7 @@ func (s *Shell) navLinks(ws *feedback.Membership, group string) []app.UI {
 			}
 			href = overviewPath(ws.Slug) + r.path
 		}
-		a := app.A().ID("nav-" + r.name).Href(href).Text(r.nav)
+		a := app.A().ID("nav-"+r.name).Href(href).Body(app.Text(r.nav), s.navBadge(r))
 		if s.route == r {
 			a = a.Aria("current", "page")
 		}
@@ -121,4 +121,16 @@ func (s *Shell) signOut(ctx app.Context, e app.Event) {
 		return
 	}
 	s.leaving = true
+}
+
+// navBadge is the count of unresolved alerts beside the link to the
+// alerts, once known and when there are any.
+func (s *Shell) navBadge(r *route) app.UI {
+	n := s.alerts.open
+	return app.If(r.name == "alerts" && s.alerts.known && n > 0, func() app.UI {
+		return app.Span().ID("alerts-badge").Class("badge").Body(
+			app.Text(strconv.Itoa(n)),
+			app.Span().Class("sr-only").Text(" unresolved"),
+		)
+	})
 }

@@ -34,7 +34,10 @@ type route struct {
 	nav       string // the text of its link in the navigation; "" for none
 	group     string // the navigation's group the link is in
 	owner     bool   // only a platform owner has a link to it
-	page      func(s *Shell) app.UI
+	// param: the route's path is followed by one more segment, the id
+	// of what the page shows (Shell.param); "alerts/{id}".
+	param bool
+	page  func(s *Shell) app.UI
 }
 
 // routes is the dashboard's route table, in the order of the navigation.
@@ -44,6 +47,12 @@ var routes = []*route{
 		page: func(s *Shell) app.UI { return &overviewPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "hygiene", group: "Feedback", workspace: true, path: "hygiene", title: "Hygiene reports · Feedback", nav: "Hygiene reports",
 		page: func(s *Shell) app.UI { return &hygienePage{Shell: s, Workspace: s.workspace()} }},
+	{name: "alerts", group: "Feedback", workspace: true, path: alertsPath, title: "Alerts · Feedback", nav: "Alerts",
+		page: func(s *Shell) app.UI { return &alertsPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "alert-rules", group: "Feedback", workspace: true, path: alertRulesPath, title: "Alert rules · Feedback",
+		page: func(s *Shell) app.UI { return &alertRulesPage{Shell: s, Workspace: s.workspace()} }},
+	{name: "alert", group: "Feedback", workspace: true, path: alertsPath, param: true, title: "Alert · Feedback",
+		page: func(s *Shell) app.UI { return &alertPage{Shell: s, Workspace: s.workspace(), ID: s.param} }},
 	{name: "locations", group: "Places", workspace: true, path: "locations", title: "Locations · Feedback", nav: "Locations",
 		page: func(s *Shell) app.UI { return &locationsPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "posters", group: "Places", workspace: true, path: "posters", title: "Posters · Feedback", nav: "Posters",
@@ -101,6 +110,13 @@ var (
 // route of a dashboard path (nil for a place that has no page), and
 // reports whether path is a dashboard path at all.
 func parsePath(path string) (slug string, r *route, ok bool) {
+	slug, r, _, ok = parsePathParam(path)
+	return slug, r, ok
+}
+
+// parsePathParam is parsePath, with the last segment of a route that
+// takes one (route.param).
+func parsePathParam(path string) (slug string, r *route, param string, ok bool) {
 	var rest string
 	switch {
 	case settingsPath.MatchString(path):
@@ -108,14 +124,20 @@ func parsePath(path string) (slug string, r *route, ok bool) {
 	case workspacePath.MatchString(path):
 		slug, rest, _ = strings.Cut(strings.TrimPrefix(path, "/w/"), "/")
 	default:
-		return "", nil, false
+		return "", nil, "", false
 	}
 	for _, r := range routes {
-		if r.workspace == (slug != "") && r.path == rest {
-			return slug, r, true
+		if r.workspace != (slug != "") {
+			continue
+		}
+		if !r.param && r.path == rest {
+			return slug, r, "", true
+		}
+		if id, found := strings.CutPrefix(rest, r.path+"/"); r.param && found && id != "" && !strings.Contains(id, "/") {
+			return slug, r, id, true
 		}
 	}
-	return slug, nil, true
+	return slug, nil, "", true
 }
 
 // overviewPath returns the overview path of the workspace slug.

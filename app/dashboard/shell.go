@@ -31,6 +31,7 @@ type Shell struct {
 
 	slug     string // the workspace of the path; "" on the settings
 	route    *route // the page of the path; nil when it has none
+	param    string // the id in the path of a route that takes one
 	lastSlug string // the workspace opened last, for the links of the settings
 
 	status    status
@@ -43,16 +44,17 @@ type Shell struct {
 	liveState liveState // the state the line tells
 	navigated bool      // the first navigation happened: move the focus on the next ones
 	menuOpen  bool      // the navigation is shown on a narrow screen
+	alerts    alertWatch
 }
 
 // New returns the shell of a dashboard path as the server prerenders it,
 // and reports whether path is a dashboard path at all.
 func New(path string) (*Shell, bool) {
-	slug, r, ok := parsePath(path)
+	slug, r, param, ok := parsePathParam(path)
 	if !ok {
 		return nil, false
 	}
-	return &Shell{slug: slug, route: r}, true
+	return &Shell{slug: slug, route: r, param: param}, true
 }
 
 // Found reports whether the path names a page of the dashboard, rather
@@ -72,14 +74,17 @@ func (s *Shell) Title() string {
 func (s *Shell) OnMount(ctx app.Context) { s.mount(ctx) }
 
 // OnDismount cancels the shell's requests.
-func (s *Shell) OnDismount() { s.dismount() }
+func (s *Shell) OnDismount() {
+	s.alerts.stop()
+	s.dismount()
+}
 
 // OnNav follows the path: go-app keeps the shell between the dashboard's
 // routes, so the user is asked for once per page load.
 func (s *Shell) OnNav(ctx app.Context) {
-	slug, r, _ := parsePath(ctx.Page().URL().Path)
+	slug, r, param, _ := parsePathParam(ctx.Page().URL().Path)
 	first := !s.navigated
-	s.slug, s.route, s.menuOpen = slug, r, false
+	s.slug, s.route, s.param, s.menuOpen = slug, r, param, false
 	if slug != "" {
 		s.lastSlug = slug
 	}
@@ -91,6 +96,7 @@ func (s *Shell) OnNav(ctx app.Context) {
 		focusLater(ctx, titleID) // an in-app navigation: tell screen readers where they are
 	}
 	s.navigated = true
+	s.watchAlerts()
 }
 
 // loadMe asks the API who is signed in.
@@ -111,6 +117,7 @@ func (s *Shell) gotMe(ctx app.Context, me *feedback.Me, err error) {
 		s.status, s.problem = failed, err.Error()
 	default:
 		s.status, s.me = ready, me
+		s.watchAlerts()
 	}
 }
 
@@ -176,6 +183,7 @@ func (s *Shell) reloadMe() {
 // action signed them out.
 func (s *Shell) toSignedOut(ctx app.Context, reason string) {
 	s.status, s.me, s.reason = signedOut, nil, reason
+	s.alerts.stop()
 	if reason != "" {
 		focusLater(ctx, titleID)
 	}

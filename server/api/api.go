@@ -108,6 +108,7 @@ func (s *Server) Routes() chi.Router {
 		s.registerExportRoutes(r)
 		s.registerLiveRoutes(r)
 		s.registerAccountRoutes(r)
+		s.registerAlertRoutes(r)
 	})
 	return r
 }

@@ -48,6 +48,7 @@ var viewerAllowed = []string{
 	"responses-(filter|location|from|to|show|newer|older)",
 	"audit-(filters|from|to|per-page|apply|newer|older)",
 	"preview-lang",
+	"history-(state|location|rule|newer|older)", "alert-(sound|notify)",
 	"log-[A-Za-z0-9_-]+",
 }
 
@@ -61,7 +62,7 @@ func TestDashboardViewer(t *testing.T) {
 	s, b, axe := signedInAt(t, "people", "the people page",
 		`document.getElementById("sessions-status")?.textContent.startsWith("No member yet")`,
 		"--webhook-allow", "127.0.0.0/8") // the webhook's receiver: the server itself, never called
-	draft, code := viewerFixtures(t, s)
+	draft, code, alert := viewerFixtures(t, s)
 	b.do(chromedp.Click(chromedp.ID("create-invite")))
 	b.waitFor("the invitation link", `!!document.getElementById("invite-link")?.value`, 10*time.Second)
 	guest := acceptInvite(t, b, eval[string](b, `document.getElementById("invite-link").value`))
@@ -82,6 +83,9 @@ func TestDashboardViewer(t *testing.T) {
 		"responses":             {"responses?survey=" + draft, `!!document.getElementById("responses-title")`, ""},
 		"integrations/tokens":   {"integrations/tokens", `!!document.getElementById("tokens-status")`, only},
 		"integrations/webhooks": {"integrations/webhooks", `document.querySelectorAll("#webhooks li.webhook").length === 1`, "You can read the webhooks"},
+		"alerts":                {"alerts", `document.querySelectorAll("#active-alerts li.alert-card").length === 1`, ""},
+		"alerts/rules":          {"alerts/rules", `document.querySelectorAll("#rules li.rule").length === 1`, "You can read the rules"},
+		"alerts/{id}":           {"alerts/" + alert, `document.querySelectorAll("#alert-timeline li").length === 1`, "Triggered"},
 		"people":                {"people", `document.getElementById("sessions-status")?.textContent.startsWith(` + jsString(only) + `)`, only},
 		"audit":                 {"audit", `document.getElementById("sessions-status")?.textContent.startsWith(` + jsString(only) + `)`, only},
 	}
@@ -122,9 +126,10 @@ func TestDashboardViewer(t *testing.T) {
 
 // viewerFixtures makes, as the workspace's owner through the API, what
 // the viewer's pages list besides the demo's data: a draft survey with
-// one question, a webhook, and a pairing code for a kiosk. It returns
-// the survey's id and the code.
-func viewerFixtures(t *testing.T, s *server) (draft, code string) {
+// one question, a webhook, a pairing code for a kiosk, and an open
+// alert (see openAlert). It returns the survey's id, the code and the
+// alert's id.
+func viewerFixtures(t *testing.T, s *server) (draft, code, alert string) {
 	t.Helper()
 	q := []feedback.Question{{ID: "q1", Type: feedback.QuestionYesNo, Labels: feedback.Labels{"en": "Was it clean?"}}}
 	sv, err := s.api.CreateSurvey(t.Context(), "Viewer's draft", q)
@@ -135,7 +140,7 @@ func viewerFixtures(t *testing.T, s *server) (draft, code string) {
 		Events: []string{feedback.EventReviewStatusChanged}}); err != nil {
 		t.Fatalf("create a webhook: %v", err)
 	}
-	return sv.ID, s.pairingCode(feedback.DefaultKioskTiming)
+	return sv.ID, s.pairingCode(feedback.DefaultKioskTiming), openAlert(t, s)
 }
 
 // checkViewerNav fails t unless the viewer's navigation links to

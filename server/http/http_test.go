@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/alerts"
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/internal/pgtest"
 	"github.com/feedbackhq/feedback/server/postgres"
@@ -92,6 +93,9 @@ func MustOpenServer(tb testing.TB, kind string, mods ...func(*feedbackhttp.Confi
 	}
 	hs.Config.Handler = feedbackhttp.New(cfg).Handler()
 	tb.Cleanup(hs.Close)
+	worker, stop := alerts.Start(context.Background(), cfg.Store, cfg.Logger, nil)
+	tb.Cleanup(stop) // before the store closes
+	cfg.Store.OnEvent(func(ws string, _ int64) { worker.Wake(ws) })
 	return &TestServer{URL: hs.URL, Store: cfg.Store, Keys: keys, Clock: clock, HTTP: validatingClient(tb)}
 }
 

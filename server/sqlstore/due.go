@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync/atomic"
 )
 
@@ -13,7 +14,7 @@ import (
 type dueDB struct {
 	DB
 	onDue   *atomic.Pointer[func()]
-	onEvent *atomic.Pointer[func(workspaceID string, seq int64)]
+	onEvent *atomic.Pointer[[]func(workspaceID string, seq int64)]
 }
 
 // InTx runs fn on a transaction that remembers whether markDue was
@@ -35,10 +36,12 @@ func (db dueDB) InTx(ctx context.Context, fn func(tx Conn) error) error {
 	return err
 }
 
-// evented calls the OnEvent hook, if set.
+// evented calls the OnEvent hooks.
 func (db dueDB) evented(workspaceID string, seq int64) {
-	if f := db.onEvent.Load(); f != nil {
-		(*f)(workspaceID, seq)
+	if fs := db.onEvent.Load(); fs != nil {
+		for _, f := range *fs {
+			f(workspaceID, seq)
+		}
 	}
 }
 
@@ -116,9 +119,22 @@ func (s *Store) due() { s.db.(dueDB).due() }
 // or made one due now.
 func (s *Store) OnDue(fn func()) { s.onDue.Store(&fn) }
 
-// OnEvent sets fn to be called after each commit that wrote events,
-// once per workspace with the largest seq written there.
-func (s *Store) OnEvent(fn func(workspaceID string, seq int64)) { s.onEvent.Store(&fn) }
+// OnEvent adds fn to the functions called after each commit that wrote
+// events, once per workspace with the largest seq written there. It may
+// be called while commits run: they call the functions added before.
+func (s *Store) OnEvent(fn func(workspaceID string, seq int64)) {
+	for {
+		old := s.onEvent.Load()
+		var fs []func(string, int64)
+		if old != nil {
+			fs = slices.Clone(*old)
+		}
+		fs = append(fs, fn)
+		if s.onEvent.CompareAndSwap(old, &fs) {
+			return
+		}
+	}
+}
 
 // evented calls the OnEvent hook after a commit outside InTx that wrote
 // an event.

@@ -80,7 +80,7 @@ type Store struct {
 	hours   closedHours // the list counters' closed hours
 	pipe    Pipeliner   // db's pipeline, or nil
 	onDue   atomic.Pointer[func()]
-	onEvent atomic.Pointer[func(string, int64)]
+	onEvent atomic.Pointer[[]func(string, int64)]
 	settle  settler // the shared waits of readers of events
 }
 

@@ -18,6 +18,7 @@ type fixture struct {
 	t     *testing.T
 	s     server.Store
 	clock *Clock
+	rated int // the hygiene submissions of [fixture.rate]
 }
 
 func (f *fixture) ctx() context.Context { return f.t.Context() }

@@ -48,6 +48,7 @@ func Run(t *testing.T, open Opener) {
 		{"Kiosk", testKiosk},
 		{"Summary", testSummary},
 		{"Presence", testPresence},
+		{"Alert", testAlert},
 		{"Isolation", testIsolation},
 		{"Limiter", testLimiter},
 	}

@@ -102,3 +102,8 @@ func (c *Client) AcknowledgeAlert(ctx context.Context, id string) (*feedback.Ale
 func (c *Client) ResolveAlert(ctx context.Context, id, note string) (*feedback.Alert, error) {
 	return call[feedback.Alert](ctx, c, "POST", "/alerts/"+url.PathEscape(id)+"/resolve", feedback.AlertResolution{Note: note})
 }
+
+// Alert returns one alert, the page an alert's email links to opens.
+func (c *Client) Alert(ctx context.Context, id string) (*feedback.Alert, error) {
+	return call[feedback.Alert](ctx, c, "GET", "/alerts/"+url.PathEscape(id), nil)
+}

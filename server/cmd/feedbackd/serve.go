@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/feedbackhq/feedback/server/alerts"
 	"github.com/feedbackhq/feedback/server/auth"
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/live"
@@ -26,6 +27,7 @@ type serveFlags struct {
 	webDir                    string
 	webhookAllow, trustedNets string
 	tlsProxy                  bool
+	smtpURL, smtpFrom         string
 	rateLimit                 int
 	visitors                  feedbackhttp.VisitorLimits
 	oidc                      auth.Config
@@ -69,6 +71,9 @@ func (f *serveFlags) define(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.webDir, "web-dir", envOr(getenv, "FEEDBACK_WEB_DIR", "web"),
 		"directory of the WebAssembly builds: app.wasm and dashboard.wasm with their .br and .gz (env FEEDBACK_WEB_DIR)")
 	f.registerOIDC(fs, getenv)
+	fs.StringVar(&f.smtpURL, "smtp-url", getenv("FEEDBACK_SMTP_URL"),
+		"SMTP server of alert mails: smtp://[user:password@]host[:port] (STARTTLS when offered) or smtps://... (env FEEDBACK_SMTP_URL; no mails without it)")
+	fs.StringVar(&f.smtpFrom, "smtp-from", getenv("FEEDBACK_SMTP_FROM"), "sender address of alert mails (env FEEDBACK_SMTP_FROM)")
 	fs.StringVar(&f.debugAddr, "debug-addr", getenv("FEEDBACK_DEBUG_ADDR"),
 		"serve Go's profiles at /debug/pprof/ on this private address, such as 127.0.0.1:6060 (env FEEDBACK_DEBUG_ADDR; off by default)")
 	fs.StringVar(&f.logLevel, "log-level", envOr(getenv, "FEEDBACK_LOG_LEVEL", "info"), "debug, info, warn or error (env FEEDBACK_LOG_LEVEL)")
@@ -100,6 +105,13 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return fmt.Errorf("--debug-addr: %w", err)
 	}
 	defer presence.Start(ctx, cfg.Store, cfg.Logger)()
+	mailer, err := f.mailer(cfg.BaseURL)
+	if err != nil {
+		return err
+	}
+	worker, stopAlerts := alerts.Start(ctx, cfg.Store, cfg.Logger, mailer)
+	defer stopAlerts()
+	cfg.Store.OnEvent(func(ws string, _ int64) { worker.Wake(ws) })
 	dispatcher := &webhook.Dispatcher{Queue: cfg.Store, Keys: cfg.Keyring, Log: cfg.Logger,
 		Client: webhook.NewClient(webhook.Policy{Allow: cfg.WebhookAllow})}
 	cfg.Store.OnDue(dispatcher.Wake) // only commits that create deliveries wake it
@@ -111,7 +123,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	cfg.Live = hub
 	handler := feedbackhttp.New(*cfg).Handler()
 	defer hub.Close() // after the server's shutdown: the sockets close with 1001
-	stopRelay := relayEvents(dctx, cfg.Store, hub, cfg.Logger)
+	stopRelay := relayEvents(dctx, cfg.Store, hub, worker, cfg.Logger)
 	defer stopRelay()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout: 60 * time.Second, WriteTimeout: 60 * time.Second, IdleTimeout: 120 * time.Second}
@@ -132,6 +144,21 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	return nil
+}
+
+// mailer returns the mailer of the SMTP flags, nil without --smtp-url.
+func (f *serveFlags) mailer(baseURL string) (*alerts.Mailer, error) {
+	if f.smtpURL == "" {
+		return nil, nil
+	}
+	u, err := alerts.ParseSMTPURL(f.smtpURL)
+	if err != nil {
+		return nil, fmt.Errorf("--smtp-url: %w", err)
+	}
+	if !alerts.ValidSender(f.smtpFrom) {
+		return nil, fmt.Errorf("--smtp-from: %q is not an email address", f.smtpFrom)
+	}
+	return &alerts.Mailer{Server: u, From: f.smtpFrom, BaseURL: baseURL}, nil
 }
 
 // serverConfig opens the store and builds the HTTP configuration.
