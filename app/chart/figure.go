@@ -57,7 +57,11 @@ func renderTable(caption string, t Table) app.UI {
 				if j == 0 {
 					return app.Th().Scope("row").Text(row[j])
 				}
-				return app.Td().Text(row[j])
+				td := app.Td()
+				if j < len(t.Head) && t.Head[j] != "" {
+					td = td.DataSet("label", t.Head[j]) // a phone shows each cell with its column's name
+				}
+				return td.Text(row[j])
 			}))
 		})),
 	))
