@@ -14,6 +14,7 @@ type Heatmap struct {
 	Cols        []string              // column labels, e.g. "0" to "23"
 	Counts      [][]int               // Counts[r][c]
 	Detail      func(r, c int) string // a cell's text in the table; its count when nil
+	Wide        bool                  // the figure takes a whole row of a grid
 }
 
 // Size of a heatmap's cells, in SVG units.
@@ -26,7 +27,11 @@ const (
 
 // Render draws the heatmap.
 func (m Heatmap) Render() app.UI {
-	return figure(m.ID, m.Caption, m.svg(), m.table())
+	f := figure(m.ID, m.Caption, m.svg(), m.table())
+	if m.Wide {
+		return app.Div().Class("chart-wide").Body(f)
+	}
+	return f
 }
 
 // level returns the shade, 0 (none) to heatLevelCount, of a count.
@@ -74,11 +79,13 @@ func (m Heatmap) svg() app.UI {
 	return drawing("chart-heatmap", label, w, h, body...)
 }
 
+// table lists a row per column of the drawing (24 hours rather than 24
+// columns), so that it stays narrow.
 func (m Heatmap) table() Table {
-	t := Table{Head: append([]string{""}, m.Cols...)}
-	for r, l := range m.Rows {
+	t := Table{Head: append([]string{""}, m.Rows...)}
+	for c, l := range m.Cols {
 		row := []string{l}
-		for c := range m.Cols {
+		for r := range m.Rows {
 			switch {
 			case m.Detail != nil:
 				row = append(row, m.Detail(r, c))

@@ -30,9 +30,9 @@ func (p *overviewPage) renderInsights() app.UI {
 		app.If(in.loaded, func() app.UI {
 			return app.Div().Class("insight-charts").Body(
 				p.renderTrend(),
+				p.renderTags(),
 				p.renderRanking(),
 				p.renderHeatmap(),
-				p.renderTags(),
 			)
 		}).Else(func() app.UI {
 			return app.P().ID("insights-status").Class("hint").Text("Loading the statistics…")
@@ -224,7 +224,7 @@ var (
 	hours    = func() []string {
 		h := make([]string, 24)
 		for i := range h {
-			h[i] = strconv.Itoa(i)
+			h[i] = strconv.Itoa(i) + ":00"
 		}
 		return h
 	}()
@@ -241,7 +241,7 @@ func (p *overviewPage) renderHeatmap() app.UI {
 			counts[d][h] = hm[d][h].Count
 		}
 	}
-	return chart.Heatmap{ID: "heatmap", Rows: weekdays, Cols: hours, Counts: counts,
+	return chart.Heatmap{ID: "heatmap", Wide: true, Rows: weekdays, Cols: hours, Counts: counts,
 		Caption: "Ratings by weekday and hour, " + p.insightsPlace() + ", last 4 weeks",
 		Detail: func(d, h int) string {
 			c := hm[d][h]

@@ -204,6 +204,9 @@ func checkInsightsKeyboard(t *testing.T, b *browser) {
 			t.Fatalf("tab: %v", err)
 		}
 		got = append(got, eval[string](b, `document.activeElement.id || document.activeElement.tagName + ":" + (document.activeElement.closest("figure")?.id ?? "")`))
+		if got[len(got)-1] == "SUMMARY:trend" {
+			break
+		}
 	}
 	want := []string{"insights-location", "insights-days", "A:", "SUMMARY:trend"}
 	for i, w := range want {
