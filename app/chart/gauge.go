@@ -18,7 +18,7 @@ type Gauge struct {
 }
 
 // Size of a gauge, in SVG units.
-const gaugeW, gaugeH, gaugeR = 220.0, 130.0, 90.0
+const gaugeW, gaugeH, gaugeR = 220.0, 150.0, 90.0
 
 // Render draws the gauge.
 func (g Gauge) Render() app.UI {
@@ -35,9 +35,9 @@ func (g Gauge) Render() app.UI {
 		el("path").Class("chart-track").Attr("d", arc(-100, 100)),
 		el("path").Class("chart-line", "chart-gauge-value").Attr("d", arc(-100, score)),
 		el("line").Class("chart-needle").Attr("x1", num(cx)).Attr("y1", num(cy)).Attr("x2", num(nx)).Attr("y2", num(ny)),
-		text(cx, cy-24, "middle", "chart-score", strconv.Itoa(g.Score)),
-		text(cx-gaugeR, cy+18, "middle", "chart-label", "-100"),
-		text(cx+gaugeR, cy+18, "middle", "chart-label", "100"),
+		text(cx, cy+34, "middle", "chart-score", strconv.Itoa(g.Score)),
+		text(cx-gaugeR, cy+20, "middle", "chart-label", "-100"),
+		text(cx+gaugeR, cy+20, "middle", "chart-label", "100"),
 	)
 	t := Table{Head: []string{"", "Answers"}, Rows: [][]string{
 		{"Promoters (9–10)", strconv.Itoa(g.Promoters)},

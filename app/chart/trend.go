@@ -49,7 +49,13 @@ func (t Trend) svg() app.UI {
 			text(padL-6, py+4, "end", "chart-label", Number(v)))
 	}
 	for _, i := range labelIndexes(len(pts), 6) {
-		axis = append(axis, text(padL+xAt(i, len(pts), w), trendH-6, "middle", "chart-label", pts[i].Label))
+		anchor := "middle" // the first and last labels end at the plot's edges
+		if len(pts) > 1 && i == 0 {
+			anchor = "start"
+		} else if len(pts) > 1 && i == len(pts)-1 {
+			anchor = "end"
+		}
+		axis = append(axis, text(padL+xAt(i, len(pts), w), trendH-6, anchor, "chart-label", pts[i].Label))
 	}
 	line := el("path").Class("chart-line").Attr("d", linePath(pts, w, y)).
 		Attr("transform", "translate("+num(padL)+" "+num(padT)+")")

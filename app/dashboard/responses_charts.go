@@ -94,8 +94,8 @@ func questionChart(i int, s *feedback.QuestionStats, q *feedback.Question) app.U
 	b := chart.Bars{ID: id, Caption: name, Unit: "Answers"}
 	switch s.Type {
 	case feedback.QuestionRating:
-		for r := len(s.Distribution); r >= 1; r-- {
-			b.Bars = append(b.Bars, chart.Bar{Label: strconv.Itoa(r) + " of 5", Count: s.Distribution[r-1], Low: r <= 2})
+		for r := 5; r >= 1; r-- {
+			b.Bars = append(b.Bars, chart.Bar{Label: strconv.Itoa(r) + " of 5", Count: countAt(s.Distribution, r-1), Low: r <= 2})
 		}
 	case feedback.QuestionNPS:
 		return npsChart(id, name, s)
@@ -114,10 +114,17 @@ func questionChart(i int, s *feedback.QuestionStats, q *feedback.Question) app.U
 
 // npsChart is an NPS question's gauge and its scores 0 to 10.
 func npsChart(id, name string, s *feedback.QuestionStats) app.UI {
-	g := chart.Gauge{ID: id + "-gauge", Caption: name, Score: deref(s.NPS)}
 	b := chart.Bars{ID: id, Caption: "Scores", Unit: "Answers"}
-	for v := len(s.Distribution) - 1; v >= 0; v-- {
-		n := s.Distribution[v]
+	if s.NPS == nil { // no answers: a score of 0 would mislead
+		for v := 10; v >= 0; v-- {
+			b.Bars = append(b.Bars, chart.Bar{Label: strconv.Itoa(v), Low: v <= 6})
+		}
+		b.Caption = name
+		return b.Render()
+	}
+	g := chart.Gauge{ID: id + "-gauge", Caption: name, Score: *s.NPS}
+	for v := 10; v >= 0; v-- {
+		n := countAt(s.Distribution, v)
 		switch {
 		case v >= 9:
 			g.Promoters += n
@@ -155,6 +162,14 @@ func options(q *feedback.Question, counts map[string]int) []choice {
 		out = append(out, choice{id, id})
 	}
 	return out
+}
+
+// countAt returns dist[i], 0 when dist is shorter (no answers).
+func countAt(dist []int, i int) int {
+	if i < len(dist) {
+		return dist[i]
+	}
+	return 0
 }
 
 func deref(n *int) int {
