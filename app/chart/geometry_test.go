@@ -94,8 +94,11 @@ func TestLevelAndGauge(t *testing.T) {
 }
 
 func TestLabelsAndNumbers(t *testing.T) {
-	if got := labelIndexes(30, 6); len(got) != 6 || got[0] != 0 || got[5] != 29 {
-		t.Errorf("labelIndexes(30, 6) = %v", got)
+	if got := labelIndexes(30, 6); len(got) != 6 || got[0] != 4 || got[5] != 29 {
+		t.Errorf("labelIndexes(30, 6) = %v, want 4 to 29 by 5", got)
+	}
+	if got := labelIndexes(7, 6); len(got) != 4 || got[0] != 0 || got[3] != 6 {
+		t.Errorf("labelIndexes(7, 6) = %v, want 0 to 6 by 2", got)
 	}
 	if got := labelIndexes(1, 6); len(got) != 1 {
 		t.Errorf("labelIndexes(1, 6) = %v", got)

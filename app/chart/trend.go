@@ -62,22 +62,16 @@ func (t Trend) svg() app.UI {
 	return drawing("chart-trend", t.summary(), trendW, trendH, append(axis, line)...)
 }
 
-// labelIndexes picks about n evenly spread indexes of n points for the
-// time axis, the first and the last included.
+// labelIndexes picks at most n evenly spaced indexes of count points for
+// the time axis, counted back from the last (today is always named).
 func labelIndexes(count, n int) []int {
-	if count == 0 {
+	if count == 0 || n < 1 {
 		return nil
 	}
-	if count <= n {
-		out := make([]int, count)
-		for i := range out {
-			out[i] = i
-		}
-		return out
-	}
-	out := make([]int, 0, n)
-	for k := range n {
-		out = append(out, k*(count-1)/(n-1))
+	step := (count + n - 1) / n
+	var out []int
+	for i := count - 1; i >= 0; i -= step {
+		out = append([]int{i}, out...)
 	}
 	return out
 }
