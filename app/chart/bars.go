@@ -58,7 +58,7 @@ func (b Bars) svg() app.UI {
 			class = "chart-bar chart-low"
 		}
 		rows = append(rows, el("g").Body(
-			text(barLabelW-8, y+17, "end", "chart-label", clip(x.Label, 22)),
+			text(barLabelW-8, y+17, "end", "chart-label", clip(x.Label, 18)),
 			el("rect").Class(class).Attr("x", num(barLabelW)).Attr("y", num(y+4)).Attr("width", num(max(bw, 1))).Attr("height", num(barRowH-8)),
 			text(barLabelW+bw+6, y+17, "start", "chart-value", countShare(x.Count, total)),
 		))

@@ -18,8 +18,8 @@ type Trend struct {
 
 // Size of a trend's drawing, in SVG units.
 const (
-	trendW, trendH = 640.0, 200.0
-	padL, padB     = 36.0, 24.0 // room for the value and time labels
+	trendW, trendH = 640.0, 210.0
+	padL, padB     = 36.0, 30.0 // room for the value and time labels
 	padT, padR     = 8.0, 8.0
 )
 
@@ -48,7 +48,7 @@ func (t Trend) svg() app.UI {
 			el("line").Class("chart-grid").Attr("x1", num(padL)).Attr("x2", num(padL+w)).Attr("y1", num(py)).Attr("y2", num(py)),
 			text(padL-6, py+4, "end", "chart-label", Number(v)))
 	}
-	for _, i := range labelIndexes(len(pts), 6) {
+	for _, i := range labelIndexes(len(pts), 5) {
 		anchor := "middle" // the first and last labels end at the plot's edges
 		if len(pts) > 1 && i == 0 {
 			anchor = "start"
