@@ -64,7 +64,7 @@ test: $(WASMBROWSERTEST) axe ## run every test (PostgreSQL, Chromium and axe-cor
 screenshots: axe ## run the browser tests and write a PNG of each dashboard page into docs/screenshots/ (needs chromium, PostgreSQL, pngquant)
 	rm -rf docs/screenshots && mkdir -p docs/screenshots
 	FEEDBACK_SCREENSHOTS=$(CURDIR)/docs/screenshots FEEDBACK_AXE_JS=$(CURDIR)/$(AXE) $(GO) test -count=1 \
-		-run 'TestDashboard(Places|Hygiene|People|Live|Survey|SurveyUnsaved|Reviews|Viewer|PlatformOwner|SettingsNotFound)$$|TestIntegrations$$|TestAccount$$' ./server/e2e/
+		-run 'TestDashboard(Places|Hygiene|People|Live|Survey|SurveyUnsaved|Reviews|Viewer|PlatformOwner|SettingsNotFound|Insights)$$|TestIntegrations$$|TestAccount$$' ./server/e2e/
 	pngquant --force --skip-if-larger --ext .png --quality 60-90 docs/screenshots/*.png
 	@du -sh docs/screenshots
 

@@ -9,5 +9,6 @@ func Sparkline(label string, pts []Point, lo, hi float64) app.UI {
 	const w, h = 120.0, 28.0
 	y := scale{lo: lo, hi: hi, size: h - 4}
 	return drawing("chart-spark", label, w, h,
+		el("line").Class("chart-grid").Attr("x1", "2").Attr("x2", num(w-2)).Attr("y1", num(h-2)).Attr("y2", num(h-2)),
 		el("path").Class("chart-line").Attr("d", linePath(downsample(pts, MaxPoints), w-4, y)).Attr("transform", "translate(2 2)"))
 }

@@ -20,7 +20,7 @@ type Trend struct {
 const (
 	trendW, trendH = 640.0, 210.0
 	padL, padB     = 36.0, 30.0 // room for the value and time labels
-	padT, padR     = 8.0, 8.0
+	padT, padR     = 14.0, 8.0
 )
 
 // Render draws the trend.

@@ -126,7 +126,7 @@ func TestDashboardInsights(t *testing.T) {
 		jsString(strconv.Itoa(f.today+1)), 10*time.Second)
 
 	pageShots(t, b, axe, "insights", "insights")
-	pageShots(t, b, axe, "insights-charts", "heatmap")
+	pageShots(t, b, axe, "insights-charts", "ranking")
 	checkInsightsKeyboard(t, b)
 	checkPrint(t, b)
 	checkResults(t, s, b, axe)
