@@ -15,6 +15,8 @@ FUZZTIME  ?= 300000x
 BENCHTIME ?= 3s
 LOADSECS  ?= 10
 REPS      ?= 3
+STATSROWS ?= 10000000
+STATSRUNS ?= 7
 STATICCHECK := $(BIN)/staticcheck
 WASMBROWSERTEST := $(BIN)/wasmbrowsertest
 
@@ -88,10 +90,11 @@ fuzz: ## run each fuzz target briefly (FUZZTIME=300000x executions)
 	$(GO) test -run '^$$' -fuzz '^FuzzSubmissionForm$$' -fuzztime $(FUZZTIME) ./shared/feedback
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONText$$' -fuzztime $(FUZZTIME) ./server/http/request
 
-bench: ## feedbackd against bare INSERT/SELECT servers from outside (pinned, interleaved), the live stream from outside, then the Go benchmarks and wrk runs (needs PostgreSQL, wrk; see README)
+bench: ## feedbackd against bare INSERT/SELECT servers from outside (pinned, interleaved), the live stream from outside, the statistics rollups against a GROUP BY over 10M rows, then the Go benchmarks and wrk runs (needs PostgreSQL, wrk; see README)
 	$(GO) run ./server/bench/compare -store postgres -secs $(LOADSECS) -reps $(REPS)
 	$(GO) run ./server/bench/compare -store sqlite -secs $(LOADSECS) -reps $(REPS)
 	$(GO) run ./server/bench/live
+	$(GO) run ./server/bench/stats -rows $(STATSROWS) -runs $(STATSRUNS)
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -timeout 60m ./server/bench/ | $(GO) run ./server/bench/ratio
 	$(GO) test -run '^$$' -bench '^BenchmarkDeliver$$' -benchtime $(BENCHTIME) ./server/webhook/ | $(GO) run ./server/bench/ratio
 	$(GO) test -run '^$$' -bench DeliveryLatency -benchtime 1000x ./server/webhook/

@@ -2,15 +2,19 @@ package sqlstore
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// hygieneSums are the columns of hygiene_stats that a read sums, in the
-// order of tally: n1..n5, then the tags of feedback.HygieneTags.
-var hygieneSums = sums(append(append([]string{}, ratingColumns...), tagColumns()...))
+// hygieneCounts are the count columns of hygiene_stats, in the order
+// of tally: n1..n5, then the tags of feedback.HygieneTags. Reads take
+// the rows of each shard as they are, in the order of the primary key,
+// and add the shards of an hour up in Go: no sort, no aggregate, which
+// on PostgreSQL would sum in numeric and spill to disk for a year.
+var hygieneCounts = strings.Join(append(slices.Clone(ratingColumns), tagColumns()...), ", ")
 
 func tagColumns() []string {
 	cs := make([]string, len(feedback.HygieneTags))
@@ -18,15 +22,6 @@ func tagColumns() []string {
 		cs[i] = tagColumn(t)
 	}
 	return cs
-}
-
-// sums returns the SELECT list that sums columns as BIGINTs.
-func sums(columns []string) string {
-	out := make([]string, len(columns))
-	for i, c := range columns {
-		out[i] = "CAST(SUM(" + c + ") AS BIGINT)"
-	}
-	return strings.Join(out, ", ")
 }
 
 // statsScope is a checked statistics query: the hours whose first instant
@@ -98,8 +93,8 @@ func (s *Store) HygieneStats(ctx context.Context, workspaceID string, q feedback
 	if err != nil {
 		return nil, err
 	}
-	hours, err := scanHours(true)(s.db.Query(ctx, `SELECT bucket, `+hygieneSums+` FROM hygiene_stats
-		WHERE workspace_id = $1 AND scope = $2 AND bucket >= $3 AND bucket < $4 GROUP BY bucket ORDER BY bucket`,
+	hours, err := scanHours(true)(s.db.Query(ctx, `SELECT bucket, `+hygieneCounts+` FROM hygiene_stats
+		WHERE workspace_id = $1 AND scope = $2 AND bucket >= $3 AND bucket < $4 ORDER BY bucket`,
 		workspaceID, sc.scope, sc.from, sc.to))
 	if err != nil {
 		return nil, err
@@ -119,9 +114,9 @@ func (s *Store) LocationStats(ctx context.Context, workspaceID string, q feedbac
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.Query(ctx, `SELECT scope, bucket, `+hygieneSums+` FROM hygiene_stats
+	rows, err := s.db.Query(ctx, `SELECT scope, bucket, `+hygieneCounts+` FROM hygiene_stats
 		WHERE workspace_id = $1 AND scope <> $2 AND bucket >= $3 AND bucket < $4
-		GROUP BY scope, bucket ORDER BY scope, bucket`, workspaceID, wholeWorkspace, sc.from, sc.to)
+		ORDER BY scope, bucket`, workspaceID, wholeWorkspace, sc.from, sc.to)
 	if err != nil {
 		return nil, err
 	}
@@ -149,9 +144,9 @@ func (s *Store) ReviewStats(ctx context.Context, workspaceID, reviewID string, q
 	if err := formExists(ctx, s.db, "reviews", "review", &workspaceID, &reviewID); err != nil {
 		return nil, err
 	}
-	hours, err := scanHours(false)(s.db.Query(ctx, `SELECT bucket, `+sums(ratingColumns)+` FROM review_stats
+	hours, err := scanHours(false)(s.db.Query(ctx, `SELECT bucket, `+strings.Join(ratingColumns, ", ")+` FROM review_stats
 		WHERE workspace_id = $1 AND review_id = $2 AND scope = $3 AND bucket >= $4 AND bucket < $5
-		GROUP BY bucket ORDER BY bucket`, workspaceID, reviewID, sc.scope, sc.from, sc.to))
+		ORDER BY bucket`, workspaceID, reviewID, sc.scope, sc.from, sc.to))
 	if err != nil {
 		return nil, err
 	}
@@ -164,8 +159,9 @@ func (s *Store) ReviewStats(ctx context.Context, workspaceID, reviewID string, q
 	return st, nil
 }
 
-// scanHours reads rows of an hour and its sums (ratings, then the tags'
-// when tags is set) and closes them.
+// scanHours reads rows of an hour and its counts (ratings, then the
+// tags' when tags is set), ordered by hour, adds up the shards of each
+// hour and closes them.
 func scanHours(tags bool) func(Rows, error) ([]hourTally, error) {
 	return func(rows Rows, err error) ([]hourTally, error) {
 		if err != nil {
@@ -184,13 +180,14 @@ func scanTallies(rows Rows, tags bool) ([]hourTally, error) {
 		if err != nil {
 			return nil, err
 		}
-		hours = append(hours, h)
+		hours = addHour(hours, h)
 	}
 	return hours, rows.Err()
 }
 
-// scanScopedHours reads rows of a scope, an hour and hygiene sums, ordered
-// by scope, and closes them; order lists the scopes.
+// scanScopedHours reads rows of a scope, an hour and hygiene counts,
+// ordered by scope and hour, adds up the shards of each hour and closes
+// them; order lists the scopes.
 func scanScopedHours(rows Rows) (map[string][]hourTally, []string, error) {
 	defer rows.Close()
 	byScope := map[string][]hourTally{}
@@ -204,12 +201,22 @@ func scanScopedHours(rows Rows) (map[string][]hourTally, []string, error) {
 		if _, ok := byScope[scope]; !ok {
 			order = append(order, scope)
 		}
-		byScope[scope] = append(byScope[scope], h)
+		byScope[scope] = addHour(byScope[scope], h)
 	}
 	return byScope, order, rows.Err()
 }
 
-// scanHour scans one row of an hour's sums, after the scope when scope
+// addHour appends h to hours, ordered by hour, or adds it to the last
+// one when it is another shard of that hour.
+func addHour(hours []hourTally, h hourTally) []hourTally {
+	if n := len(hours); n > 0 && hours[n-1].hour.Equal(h.hour) {
+		hours[n-1].add(h.tally)
+		return hours
+	}
+	return append(hours, h)
+}
+
+// scanHour scans one row of an hour's counts, after the scope when scope
 // is not nil: five ratings, then the tags' when tags is set.
 func scanHour(r Row, scope *string, tags bool) (hourTally, error) {
 	var h hourTally
