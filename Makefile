@@ -15,6 +15,8 @@ FUZZTIME  ?= 300000x
 BENCHTIME ?= 3s
 LOADSECS  ?= 10
 REPS      ?= 3
+STATSROWS ?= 10000000
+STATSRUNS ?= 7
 STATICCHECK := $(BIN)/staticcheck
 WASMBROWSERTEST := $(BIN)/wasmbrowsertest
 
@@ -64,7 +66,7 @@ test: $(WASMBROWSERTEST) axe ## run every test (PostgreSQL, Chromium and axe-cor
 screenshots: axe ## run the browser tests and write a PNG of each dashboard page into docs/screenshots/ (needs chromium, PostgreSQL, pngquant)
 	rm -rf docs/screenshots && mkdir -p docs/screenshots
 	FEEDBACK_SCREENSHOTS=$(CURDIR)/docs/screenshots FEEDBACK_AXE_JS=$(CURDIR)/$(AXE) $(GO) test -count=1 \
-		-run 'TestDashboard(Places|Hygiene|People|Live|Survey|SurveyUnsaved|Reviews|Viewer|PlatformOwner|SettingsNotFound)$$|TestIntegrations$$|TestAccount$$|TestAlert(EndToEnd|RulesEditor)$$' ./server/e2e/
+		-run 'TestDashboard(Places|Hygiene|People|Live|Survey|SurveyUnsaved|Reviews|Viewer|PlatformOwner|SettingsNotFound|Insights)$$|TestIntegrations$$|TestAccount$$|TestAlert(EndToEnd|RulesEditor)$$' ./server/e2e/
 	pngquant --force --skip-if-larger --ext .png --quality 60-90 docs/screenshots/*.png
 	@du -sh docs/screenshots
 
@@ -88,10 +90,11 @@ fuzz: ## run each fuzz target briefly (FUZZTIME=300000x executions)
 	$(GO) test -run '^$$' -fuzz '^FuzzSubmissionForm$$' -fuzztime $(FUZZTIME) ./shared/feedback
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckJSONText$$' -fuzztime $(FUZZTIME) ./server/http/request
 
-bench: ## feedbackd against bare INSERT/SELECT servers from outside (pinned, interleaved), the live stream from outside, then the Go benchmarks and wrk runs (needs PostgreSQL, wrk; see README)
+bench: ## feedbackd against bare INSERT/SELECT servers from outside (pinned, interleaved), the live stream from outside, the statistics rollups against a GROUP BY over 10M rows, then the Go benchmarks and wrk runs (needs PostgreSQL, wrk; see README)
 	$(GO) run ./server/bench/compare -store postgres -secs $(LOADSECS) -reps $(REPS)
 	$(GO) run ./server/bench/compare -store sqlite -secs $(LOADSECS) -reps $(REPS)
 	$(GO) run ./server/bench/live
+	$(GO) run ./server/bench/stats -rows $(STATSROWS) -runs $(STATSRUNS)
 	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -timeout 60m ./server/bench/ | $(GO) run ./server/bench/ratio
 	$(GO) test -run '^$$' -bench '^BenchmarkDeliver$$' -benchtime $(BENCHTIME) ./server/webhook/ | $(GO) run ./server/bench/ratio
 	$(GO) test -run '^$$' -bench DeliveryLatency -benchtime 1000x ./server/webhook/

@@ -24,6 +24,7 @@ type Store interface {
 	SurveyStore
 	SubmissionStore
 	SummaryStore
+	StatsStore
 	ExportStore
 	WebhookStore
 	DeliveryStore
@@ -163,6 +164,38 @@ type SummaryStore interface {
 	// responses and the count of the survey responses created in [from,
 	// to). Locations without one are left out.
 	Summary(ctx context.Context, workspaceID string, from, to time.Time) ([]feedback.LocationSummary, error)
+}
+
+// StatsStore answers the statistics of what visitors submitted, for the
+// dashboard's charts, from hourly rollups kept in each submission's
+// transaction. Submissions count in the hour of their captured_at (when
+// the visitor rated), not of their created_at; days, weeks and heatmap
+// hours are those of the workspace's time zone, and an hour counts in
+// the local bucket of its first instant. A query covers the hours whose
+// first instant lies in [q.From, q.To).
+//
+// Each method returns feedback.EValidation for a bad range (from not
+// before to, longer than feedback.MaxStatsSpan) or bucket, and
+// feedback.ENotFound for a location, review or survey that is not the
+// workspace's (a deleted location is still found).
+type StatsStore interface {
+	// HygieneStats returns the hygiene ratings of q: total, buckets and
+	// the weekday × hour heatmap, of q.LocationID or the whole workspace.
+	HygieneStats(ctx context.Context, workspaceID string, q feedback.StatsQuery) (*feedback.HygieneStats, error)
+	// LocationStats returns the hygiene series of every location with a
+	// rating in q's range (q.LocationID is ignored).
+	LocationStats(ctx context.Context, workspaceID string, q feedback.StatsQuery) (*feedback.LocationStats, error)
+	// ReviewStats returns a review's rating statistics of q.
+	ReviewStats(ctx context.Context, workspaceID, reviewID string, q feedback.StatsQuery) (*feedback.ReviewStats, error)
+	// SurveyStats returns a survey's response counts and per-question
+	// statistics of q.
+	SurveyStats(ctx context.Context, workspaceID, surveyID string, q feedback.StatsQuery) (*feedback.SurveyStats, error)
+	// WorkspaceSettings returns a workspace's settings. Returns
+	// feedback.ENotFound.
+	WorkspaceSettings(ctx context.Context, workspaceID string) (*feedback.WorkspaceSettings, error)
+	// UpdateWorkspaceSettings stores a workspace's settings. Returns
+	// feedback.EValidation for a time zone that is not an IANA name.
+	UpdateWorkspaceSettings(ctx context.Context, workspaceID string, in feedback.WorkspaceSettings) (*feedback.WorkspaceSettings, error)
 }
 
 // ExportStore walks whole lists for exports.

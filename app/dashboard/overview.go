@@ -26,6 +26,7 @@ type overviewPage struct {
 	today     today
 	todaySoon bool // a read of today's counts is planned
 	kiosks    kioskList
+	ins       insights          // the statistics (insights.go)
 	names     map[string]string // location names by id
 	locs      []feedback.Location
 	forms     map[string]string // review and survey titles by id
@@ -124,6 +125,7 @@ func (p *overviewPage) startDay() bool {
 		return false
 	}
 	p.loadToday()
+	p.loadInsights()
 	return true
 }
 

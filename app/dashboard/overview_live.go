@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
+
+	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // The overview's side of the live stream: it starts the client, follows
@@ -106,6 +108,12 @@ func (p *overviewPage) apply(u liveUpdate, now time.Time) (added bool) {
 		if isKioskEvent(ev) {
 			p.loadKiosks()
 		}
+		if isAlertEvent(ev) {
+			p.loadAlertCount()
+		}
+		if ev.Type == feedback.EventHygieneSubmissionCreated {
+			p.loadInsightsSoon()
+		}
 		if it, ok := eventItem(ev); ok {
 			it.Arrived = now
 			if p.today.add(&it, now) {
@@ -128,6 +136,7 @@ func (p *overviewPage) reload() {
 	p.loadForms()
 	p.loadToday()
 	p.loadKiosks()
+	p.loadInsights()
 }
 
 // liveText is the status line of an update's state.

@@ -26,6 +26,7 @@ func (p *overviewPage) Render() app.UI {
 				)
 			}),
 		),
+		p.renderInsights(),
 		app.Div().Class("overview-side").Body(p.renderToday(), p.renderKiosks()),
 		p.renderFeed(),
 	)

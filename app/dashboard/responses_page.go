@@ -38,6 +38,7 @@ type responsesPage struct {
 	loading  bool
 	errs     map[string]string // the service's reasons, by parameter
 	listMsg  string            // why the list could not be read
+	stats    formStats         // the results' charts (responses_stats.go)
 }
 
 // responseFilter is the filter of a list read.
@@ -111,6 +112,9 @@ func (p *responsesPage) load() {
 	p.loading, p.listMsg, p.errs = true, "", nil
 	f := responseFilter{from: p.from, to: p.to, loc: p.loc, page: p.page}
 	params := f.params()
+	if f.page == 1 {
+		p.loadStats(f)
+	}
 	p.async(func(c context.Context) func(app.Context) {
 		var reviews *feedback.Page[feedback.ReviewResponse]
 		var answers *feedback.Page[feedback.SurveyResponse]

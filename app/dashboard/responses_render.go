@@ -25,7 +25,7 @@ func (p *responsesPage) Render() app.UI {
 		problemBox("responses-problem", p.problem),
 		app.If(p.problem == "" && !p.cat.loaded, func() app.UI { return app.P().Role("status").Text("Loading the responses…") }),
 		app.If(p.cat.loaded, func() app.UI {
-			return app.Div().Body(p.renderFilter(), p.renderList())
+			return app.Div().Body(p.renderFilter(), p.renderResults(), p.renderList())
 		}),
 	)
 }

@@ -77,6 +77,8 @@ var routes = []*route{
 		page: func(s *Shell) app.UI { return &webhooksPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "people", group: "Settings", workspace: true, path: "people", title: "People · Feedback", nav: "People",
 		page: func(s *Shell) app.UI { return &peoplePage{Shell: s, Workspace: s.workspace()} }},
+	{name: "settings", group: "Settings", workspace: true, path: "settings", title: "Workspace settings · Feedback", nav: "Workspace settings",
+		page: func(s *Shell) app.UI { return &settingsPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "audit", group: "Settings", workspace: true, path: "audit", title: "Audit log · Feedback", nav: "Audit log",
 		page: func(s *Shell) app.UI { return &auditPage{Shell: s, Workspace: s.workspace()} }},
 	{name: "workspaces", group: "Settings", path: "workspaces", owner: true, title: "Workspaces · Feedback", nav: "Workspaces",

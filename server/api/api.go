@@ -105,6 +105,7 @@ func (s *Server) Routes() chi.Router {
 		s.registerEventRoutes(r)
 		s.registerKioskRoutes(r)
 		s.registerSummaryRoutes(r)
+		s.registerStatsRoutes(r)
 		s.registerExportRoutes(r)
 		s.registerLiveRoutes(r)
 		s.registerAccountRoutes(r)

@@ -42,7 +42,7 @@ const viewerControlsJS = `((allow) => {
 var viewerAllowed = []string{
 	"menu-toggle", "sign-out", "sign-out-form", "workspace-switch", "workspace-select", "workspace-open",
 	"[a-z-]*retry",
-	"filter-location", "filter-kind", "show-older",
+	"filter-location", "filter-kind", "show-older", "insights-(location|days)",
 	"hygiene-(location|rating|tag|from|to|prev|next)",
 	"poster-location", "qr-size",
 	"responses-(filter|location|from|to|show|newer|older)",
@@ -87,6 +87,7 @@ func TestDashboardViewer(t *testing.T) {
 		"alerts/rules":          {"alerts/rules", `document.querySelectorAll("#rules li.rule").length === 1`, "You can read the rules"},
 		"alerts/{id}":           {"alerts/" + alert, `document.querySelectorAll("#alert-timeline li").length === 1`, "Triggered"},
 		"people":                {"people", `document.getElementById("sessions-status")?.textContent.startsWith(` + jsString(only) + `)`, only},
+		"settings":              {"settings", `!!document.getElementById("settings-readonly")`, "Viewers can read the settings"},
 		"audit":                 {"audit", `document.getElementById("sessions-status")?.textContent.startsWith(` + jsString(only) + `)`, only},
 	}
 	routes := dashboard.WorkspacePages()

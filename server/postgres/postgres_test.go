@@ -58,6 +58,15 @@ func TestBackfill(t *testing.T) {
 	})
 }
 
+func TestStatsBackfill(t *testing.T) {
+	pgtest.Check(t)
+	storetest.RunStatsBackfill(t, func(tb testing.TB, now func() time.Time) server.Store {
+		return MustOpenDB(tb, postgres.WithNow(now))
+	}, func(ctx context.Context, s server.Store) error {
+		return s.(*postgres.DB).Remigrate(ctx)
+	})
+}
+
 func TestMigrateTwice(t *testing.T) {
 	db := MustOpenDB(t)
 	if err := db.Migrate(context.Background()); err != nil {

@@ -61,6 +61,14 @@ func TestBackfill(t *testing.T) {
 	})
 }
 
+func TestStatsBackfill(t *testing.T) {
+	storetest.RunStatsBackfill(t, func(tb testing.TB, now func() time.Time) server.Store {
+		return MustOpenDB(tb, sqlite.WithNow(now))
+	}, func(ctx context.Context, s server.Store) error {
+		return s.(*sqlite.DB).Remigrate(ctx)
+	})
+}
+
 func TestOpen(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a", "b")
 	path := filepath.Join(dir, "feedback.db")

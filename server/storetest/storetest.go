@@ -47,6 +47,7 @@ func Run(t *testing.T, open Opener) {
 		{"Event", testEvent},
 		{"Kiosk", testKiosk},
 		{"Summary", testSummary},
+		{"Stats", testStats},
 		{"Presence", testPresence},
 		{"Alert", testAlert},
 		{"Isolation", testIsolation},

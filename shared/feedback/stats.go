@@ -156,3 +156,7 @@ type WorkspaceSettings struct {
 	// Statistics' days, weeks and heatmap hours are its.
 	TimeZone string `json:"time_zone"`
 }
+
+// AuditWorkspaceSettings is the audit action of a change of
+// [WorkspaceSettings]; its details hold the new time_zone.
+const AuditWorkspaceSettings = "workspace.settings_changed"
