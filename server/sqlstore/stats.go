@@ -16,7 +16,11 @@ import (
 // on PostgreSQL would sum in numeric and spill to disk for a year.
 var hygieneCounts = strings.Join(append(slices.Clone(ratingColumns), tagColumns()...), ", ")
 
+// tagColumns returns the count columns of the hygiene tags.
 func tagColumns() []string {
+	if len(feedback.HygieneTags) > tagSlots {
+		panic("sqlstore: more hygiene tags than tagSlots")
+	}
 	cs := make([]string, len(feedback.HygieneTags))
 	for i, t := range feedback.HygieneTags {
 		cs[i] = tagColumn(t)
@@ -175,12 +179,14 @@ func scanHours(tags bool) func(Rows, error) ([]hourTally, error) {
 func scanTallies(rows Rows, tags bool) ([]hourTally, error) {
 	defer rows.Close()
 	var hours []hourTally
+	var row hourTally
+	dest := tallyDest(&row, nil, tags)
 	for rows.Next() {
-		h, err := scanHour(rows, nil, tags)
-		if err != nil {
+		row = hourTally{}
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
-		hours = addHour(hours, h)
+		hours = addHour(hours, row)
 	}
 	return hours, rows.Err()
 }
@@ -192,16 +198,18 @@ func scanScopedHours(rows Rows) (map[string][]hourTally, []string, error) {
 	defer rows.Close()
 	byScope := map[string][]hourTally{}
 	var order []string
+	var scope string
+	var row hourTally
+	dest := tallyDest(&row, &scope, true)
 	for rows.Next() {
-		var scope string
-		h, err := scanHour(rows, &scope, true)
-		if err != nil {
+		row = hourTally{}
+		if err := rows.Scan(dest...); err != nil {
 			return nil, nil, err
 		}
 		if _, ok := byScope[scope]; !ok {
 			order = append(order, scope)
 		}
-		byScope[scope] = addHour(byScope[scope], h)
+		byScope[scope] = addHour(byScope[scope], row)
 	}
 	return byScope, order, rows.Err()
 }
@@ -216,10 +224,10 @@ func addHour(hours []hourTally, h hourTally) []hourTally {
 	return append(hours, h)
 }
 
-// scanHour scans one row of an hour's counts, after the scope when scope
-// is not nil: five ratings, then the tags' when tags is set.
-func scanHour(r Row, scope *string, tags bool) (hourTally, error) {
-	var h hourTally
+// tallyDest returns the scan destinations of a row of an hour's counts
+// into h, after the scope when scope is not nil: five ratings, then the
+// tags' when tags is set. The same destinations serve every row.
+func tallyDest(h *hourTally, scope *string, tags bool) []any {
 	var dest []any
 	if scope != nil {
 		dest = append(dest, scope)
@@ -229,10 +237,9 @@ func scanHour(r Row, scope *string, tags bool) (hourTally, error) {
 		dest = append(dest, &h.n[i])
 	}
 	if tags {
-		h.tags = make([]int, len(feedback.HygieneTags))
-		for i := range h.tags {
+		for i := range feedback.HygieneTags {
 			dest = append(dest, &h.tags[i])
 		}
 	}
-	return h, r.Scan(dest...)
+	return dest
 }

@@ -7,11 +7,16 @@ import (
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
+// tagSlots is the room of a tally for hygiene tags: at least
+// len(feedback.HygieneTags) (tagColumns panics otherwise). A fixed array
+// keeps a tally a value: scanning a year copies it instead of allocating.
+const tagSlots = 8
+
 // tally is the sum of hourly statistics rows: ratings 1 to 5 and, for
 // hygiene, each tag of feedback.HygieneTags.
 type tally struct {
 	n    [5]int
-	tags []int
+	tags [tagSlots]int
 }
 
 // add adds o to t.
@@ -19,10 +24,7 @@ func (t *tally) add(o tally) {
 	for i := range t.n {
 		t.n[i] += o.n[i]
 	}
-	if t.tags == nil && o.tags != nil {
-		t.tags = make([]int, len(o.tags))
-	}
-	for i := range o.tags {
+	for i := range t.tags {
 		t.tags[i] += o.tags[i]
 	}
 }
@@ -53,11 +55,7 @@ func (t tally) hygiene(start time.Time) feedback.HygieneBucket {
 		b.LowShare = ptr(float64(t.n[0]+t.n[1]) / float64(b.Count))
 	}
 	for i, tag := range feedback.HygieneTags {
-		if i < len(t.tags) {
-			b.Tags[tag] = t.tags[i]
-		} else {
-			b.Tags[tag] = 0
-		}
+		b.Tags[tag] = t.tags[i]
 	}
 	return b
 }
