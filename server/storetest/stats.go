@@ -20,9 +20,9 @@ func testStats(t *testing.T, h harness) {
 	h.run(t, "Settings", testStatsSettings)
 }
 
-// rate stores a hygiene rating captured at captured, created at the
+// rateAt stores a hygiene rating captured at captured, created at the
 // clock's now, and returns it.
-func (f *fixture) rate(ws, location string, rating int, captured time.Time, tags ...string) *feedback.HygieneSubmission {
+func (f *fixture) rateAt(ws, location string, rating int, captured time.Time, tags ...string) *feedback.HygieneSubmission {
 	f.t.Helper()
 	h := &feedback.HygieneSubmission{ID: feedback.NewID(), Rating: rating, LocationID: location, Tags: tags,
 		Language: "en", Source: feedback.SourceKiosk, CapturedAt: feedback.NewTime(captured)}
@@ -77,12 +77,12 @@ func testStatsHygieneBuckets(t *testing.T, f *fixture) {
 	lobby := f.location(w.ws).ID
 	_, err := f.s.UpdateWorkspaceSettings(f.ctx(), w.ws, feedback.WorkspaceSettings{TimeZone: "Europe/Berlin"})
 	f.must(err)
-	f.rate(w.ws, w.location, 1, utc(10, 24, 21, 30), feedback.TagNoSoap)                       // Sat 23:30 CEST
-	f.rate(w.ws, w.location, 2, utc(10, 24, 22, 10), feedback.TagNoSoap, feedback.TagBadSmell) // Sun 00:10 CEST
-	f.rate(w.ws, w.location, 5, utc(10, 25, 0, 20))                                            // Sun 02:20 CEST
-	f.rate(w.ws, w.location, 4, utc(10, 25, 1, 20))                                            // Sun 02:20 CET
-	f.rate(w.ws, lobby, 3, utc(10, 25, 23, 30))                                                // Mon 00:30 CET
-	f.rate(w.ws, lobby, 5, utc(10, 27, 0, 0))                                                  // after the range
+	f.rateAt(w.ws, w.location, 1, utc(10, 24, 21, 30), feedback.TagNoSoap)                       // Sat 23:30 CEST
+	f.rateAt(w.ws, w.location, 2, utc(10, 24, 22, 10), feedback.TagNoSoap, feedback.TagBadSmell) // Sun 00:10 CEST
+	f.rateAt(w.ws, w.location, 5, utc(10, 25, 0, 20))                                            // Sun 02:20 CEST
+	f.rateAt(w.ws, w.location, 4, utc(10, 25, 1, 20))                                            // Sun 02:20 CET
+	f.rateAt(w.ws, lobby, 3, utc(10, 25, 23, 30))                                                // Mon 00:30 CET
+	f.rateAt(w.ws, lobby, 5, utc(10, 27, 0, 0))                                                  // after the range
 	from, to := utc(10, 23, 22, 0), utc(10, 26, 23, 0)                                         // Berlin's Oct 24 to 27
 
 	day := f.hygieneStats(w.ws, "", feedback.BucketDay, from, to)
@@ -126,7 +126,7 @@ func testStatsHygieneBuckets(t *testing.T, f *fixture) {
 func testStatsLateSync(t *testing.T, f *fixture) {
 	w := f.world("stats-late")
 	f.clock.Set(utc(11, 20, 14, 5))
-	f.rate(w.ws, w.location, 2, utc(11, 20, 9, 10))
+	f.rateAt(w.ws, w.location, 2, utc(11, 20, 9, 10))
 	st := f.hygieneStats(w.ws, w.location, feedback.BucketHour, utc(11, 20, 0, 0), utc(11, 21, 0, 0))
 	wantEqual(t, "the hours", []feedback.HygieneBucket{hb(utc(11, 20, 9, 0), [5]int{0, 1, 0, 0, 0}, nil)}, st.Buckets)
 }
@@ -135,7 +135,7 @@ func testStatsLateSync(t *testing.T, f *fixture) {
 // counts once.
 func testStatsRepeat(t *testing.T, f *fixture) {
 	w := f.world("stats-repeat")
-	h := f.rate(w.ws, w.location, 3, utc(11, 20, 9, 10))
+	h := f.rateAt(w.ws, w.location, 3, utc(11, 20, 9, 10))
 	again := &feedback.HygieneSubmission{ID: h.ID, Rating: 3, LocationID: w.location, Language: "en",
 		Source: feedback.SourceKiosk, CapturedAt: h.CapturedAt}
 	created, err := f.s.AddHygiene(f.ctx(), w.ws, again, []byte(h.ID))
@@ -151,8 +151,8 @@ func testStatsRepeat(t *testing.T, f *fixture) {
 // still count, in the workspace and by its id.
 func testStatsDeletedLocation(t *testing.T, f *fixture) {
 	w := f.world("stats-deleted")
-	f.rate(w.ws, w.location, 1, utc(11, 20, 9, 10))
-	f.rate(w.ws, w.location, 5, utc(11, 20, 10, 10))
+	f.rateAt(w.ws, w.location, 1, utc(11, 20, 9, 10))
+	f.rateAt(w.ws, w.location, 5, utc(11, 20, 10, 10))
 	f.must(f.s.DeleteLocation(f.ctx(), w.ws, w.location))
 	from, to := utc(11, 20, 0, 0), utc(11, 21, 0, 0)
 	wantEqual(t, "the workspace's count", 2, f.hygieneStats(w.ws, "", "", from, to).Total.Count)

@@ -25,7 +25,7 @@ func RunStatsBackfill(t *testing.T, open Opener, remigrate func(ctx context.Cont
 	send := func(i int) {
 		at := utc(11, 20, 0, 0).Add(time.Duration(i) * 37 * time.Minute)
 		loc := []string{w.location, lobby}[i%2]
-		f.rate(w.ws, loc, 1+i%5, at, feedback.HygieneTags[i%len(feedback.HygieneTags):i%len(feedback.HygieneTags)+i%2]...)
+		f.rateAt(w.ws, loc, 1+i%5, at, feedback.HygieneTags[i%len(feedback.HygieneTags):i%len(feedback.HygieneTags)+i%2]...)
 		r := &feedback.ReviewResponse{ReviewID: w.review, LocationID: loc, Rating: 1 + i%5, Language: "en",
 			Source: feedback.SourceQR, CapturedAt: feedback.NewTime(at)}
 		_, err := f.s.AddReviewResponse(f.ctx(), w.ws, r, []byte(feedback.NewID()))

@@ -121,7 +121,7 @@ func testStatsSurveys(t *testing.T, f *fixture) {
 func testStatsIsolation(t *testing.T, f *fixture) {
 	w := f.world("stats-mine")
 	other := f.world("stats-theirs")
-	f.rate(w.ws, w.location, 1, utc(11, 20, 9, 0))
+	f.rateAt(w.ws, w.location, 1, utc(11, 20, 9, 0))
 	q := statsQuery(utc(11, 20, 0, 0), utc(11, 21, 0, 0), "", "")
 	st, err := f.s.HygieneStats(f.ctx(), other.ws, q)
 	f.must(err)
