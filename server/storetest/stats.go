@@ -83,7 +83,7 @@ func testStatsHygieneBuckets(t *testing.T, f *fixture) {
 	f.rateAt(w.ws, w.location, 4, utc(10, 25, 1, 20))                                            // Sun 02:20 CET
 	f.rateAt(w.ws, lobby, 3, utc(10, 25, 23, 30))                                                // Mon 00:30 CET
 	f.rateAt(w.ws, lobby, 5, utc(10, 27, 0, 0))                                                  // after the range
-	from, to := utc(10, 23, 22, 0), utc(10, 26, 23, 0)                                         // Berlin's Oct 24 to 27
+	from, to := utc(10, 23, 22, 0), utc(10, 26, 23, 0)                                           // Berlin's Oct 24 to 27
 
 	day := f.hygieneStats(w.ws, "", feedback.BucketDay, from, to)
 	wantEqual(t, "the workspace's days", []feedback.HygieneBucket{
