@@ -93,7 +93,8 @@ func (w *Worker) Wake(workspaceID string) {
 
 // Run polls at once and then evaluates on each wake-up and poll tick,
 // and checks kiosks at once and on each kiosk tick, until ctx is done.
-// Failures are logged and retried at the next tick.
+// It sends the due mails after each tick and after a wake-up that raised
+// an alert. Failures are logged and retried at the next tick.
 func (w *Worker) Run(ctx context.Context, poll, kiosks <-chan time.Time) {
 	w.poll(ctx)
 	w.checkKiosks(ctx)
@@ -102,7 +103,9 @@ func (w *Worker) Run(ctx context.Context, poll, kiosks <-chan time.Time) {
 		case <-ctx.Done():
 			return
 		case <-w.signal:
-			w.evaluate(ctx, w.takePending())
+			if w.evaluate(ctx, w.takePending()) == 0 {
+				continue // no new mail: spare the outbox a query per commit
+			}
 		case <-poll:
 			w.poll(ctx)
 		case <-kiosks:
@@ -141,8 +144,9 @@ func (w *Worker) poll(ctx context.Context) {
 	w.evaluate(ctx, ids)
 }
 
-// evaluate evaluates the rules of each workspace of ids.
-func (w *Worker) evaluate(ctx context.Context, ids []string) {
+// evaluate evaluates the rules of each workspace of ids and returns how
+// many alerts it raised.
+func (w *Worker) evaluate(ctx context.Context, ids []string) (raised int) {
 	for _, id := range ids {
 		n, err := w.store.EvaluateAlerts(ctx, id)
 		if err != nil {
@@ -152,7 +156,9 @@ func (w *Worker) evaluate(ctx context.Context, ids []string) {
 		if n > 0 {
 			w.log.Info("alerts raised", "workspace", id, "count", n)
 		}
+		raised += n
 	}
+	return raised
 }
 
 // checkKiosks raises the alerts of kiosks gone offline.
