@@ -2,6 +2,7 @@ package chart
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,5 +109,29 @@ func TestLabelsAndNumbers(t *testing.T) {
 	}
 	if clip("Reception hall, ground floor", 10) != "Reception…" {
 		t.Errorf("clip = %q", clip("Reception hall, ground floor", 10))
+	}
+}
+
+func TestSpacedLabels(t *testing.T) {
+	w := trendW - padL - padR
+	for _, tt := range []struct {
+		count int
+		want  []int
+	}{
+		{7, []int{0, 2, 4, 6}}, // 199 units apart: all kept
+		{30, []int{5, 17, 29}}, // 123 apart: every other dropped, today kept
+		{1, []int{0}},          // one point
+		{2, []int{0, 1}},       // the two ends
+		{0, nil},               // nothing
+	} {
+		got := spaced(labelIndexes(tt.count, 5), tt.count, w)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%d points: labels at %v, want %v", tt.count, got, tt.want)
+		}
+		for k := 1; k < len(got); k++ {
+			if gap := xAt(got[k], tt.count, w) - xAt(got[k-1], tt.count, w); gap < minLabelGap {
+				t.Errorf("%d points: labels %d and %d are %.0f units apart", tt.count, got[k-1], got[k], gap)
+			}
+		}
 	}
 }

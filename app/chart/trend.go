@@ -48,7 +48,7 @@ func (t Trend) svg() app.UI {
 			el("line").Class("chart-grid").Attr("x1", num(padL)).Attr("x2", num(padL+w)).Attr("y1", num(py)).Attr("y2", num(py)),
 			text(padL-6, py+4, "end", "chart-label", Number(v)))
 	}
-	for _, i := range labelIndexes(len(pts), 5) {
+	for _, i := range spaced(labelIndexes(len(pts), 5), len(pts), w) {
 		anchor := "middle" // the first and last labels end at the plot's edges
 		if len(pts) > 1 && i == 0 {
 			anchor = "start"
@@ -72,6 +72,27 @@ func labelIndexes(count, n int) []int {
 	var out []int
 	for i := count - 1; i >= 0; i -= step {
 		out = append([]int{i}, out...)
+	}
+	return out
+}
+
+// minLabelGap is the least distance, in SVG units, between the x of two
+// time labels: a label such as "Wed 18 Nov" is about 95 units wide at
+// the labels' size (17px), and the last one ends at the plot's edge.
+const minLabelGap = 150.0
+
+// spaced drops from idx (indexes of count points across width w) each
+// label nearer than minLabelGap to the next one kept, so that no two
+// time labels overlap; the last (today) is always kept.
+func spaced(idx []int, count int, w float64) []int {
+	if len(idx) < 2 {
+		return idx
+	}
+	out := []int{idx[len(idx)-1]}
+	for k := len(idx) - 2; k >= 0; k-- {
+		if xAt(out[0], count, w)-xAt(idx[k], count, w) >= minLabelGap {
+			out = append([]int{idx[k]}, out...)
+		}
 	}
 	return out
 }
