@@ -30,7 +30,8 @@ type alertsPage struct {
 	history alertHistory
 	acts    alertActs
 	prefs   alertPrefs
-	prefMsg string // what the last change of a choice did
+	prefMsg string                        // what the last change of a choice did
+	times   []feedback.AlertResponseTimes // per location, the last 30 days
 }
 
 // OnMount reads the alerts and listens to the shell's stream.
@@ -46,6 +47,7 @@ func (p *alertsPage) OnMount(ctx app.Context) {
 	p.Shell.listenAlerts(p)
 	p.load()
 	p.loadHistory()
+	p.loadTimes()
 }
 
 // OnDismount stops listening and cancels the page's requests.
@@ -83,6 +85,7 @@ func (p *alertsPage) load() {
 func (p *alertsPage) alertsReset(ctx app.Context) {
 	p.load()
 	p.loadHistory()
+	p.loadTimes()
 }
 
 // alertEvent applies an alert event: a new alert goes to the top, a
@@ -107,6 +110,7 @@ func (p *alertsPage) changed(ctx app.Context, a feedback.Alert) {
 	if p.history.has(a.ID) || a.State == feedback.AlertResolved {
 		p.loadHistory()
 	}
+	p.loadTimes()
 	if a.LocationID != nil && !slices.ContainsFunc(p.locs, func(l feedback.Location) bool { return l.ID == *a.LocationID }) {
 		p.loadLocations() // a location made since the page loaded
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // Render renders the page: the unresolved alerts, the choices of this
-// device, then the history.
+// device, the history, then each location's response times.
 func (p *alertsPage) Render() app.UI {
 	return app.Section().Class("alerts-page").Body(
 		alertsHead(p.Workspace, alertsPath, "Alerts"),
@@ -21,6 +21,7 @@ func (p *alertsPage) Render() app.UI {
 		),
 		p.renderPrefs(),
 		p.renderHistory(),
+		p.renderTimes(),
 	)
 }
 

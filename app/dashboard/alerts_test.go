@@ -86,3 +86,18 @@ func TestInsertAlert(t *testing.T) {
 		t.Errorf("the alerts' order is %q, want newest first", ids)
 	}
 }
+
+func TestSpanText(t *testing.T) {
+	secs := func(s float64) *float64 { return &s }
+	for _, tt := range []struct {
+		in   *float64
+		want string
+	}{
+		{nil, "—"}, {secs(0.4), "0 s"}, {secs(42), "42 s"}, {secs(299), "5 min"},
+		{secs(2*3600 + 5*60 + 10), "2 h 5 min"}, {secs(3 * 86400), "3.0 days"},
+	} {
+		if got := spanText(tt.in); got != tt.want {
+			t.Errorf("spanText(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -45,7 +45,9 @@ func (p *webhooksPage) loadLog(wait time.Duration) {
 	l.gen++
 	gen, id := l.gen, l.id
 	lp := feedback.ListParams{Page: max(l.page, 1), PerPage: logPerPage}
-	l.loading = true
+	// A poll for pending deliveries (wait > 0) is no load the reader
+	// waits for: the pages stay usable, and turning one supersedes it.
+	l.loading = wait == 0
 	p.async(func(c context.Context) func(app.Context) {
 		select {
 		case <-c.Done():

@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -145,6 +146,13 @@ func checkOthersActions(t *testing.T, s *server, b *browser, axe string) {
 	resolveByKeyboard(t, b, id, "Mopped")
 	b.waitFor("the alert in the history", `!document.getElementById("alert-`+id+`") && /Resolved/.test(document.getElementById("history-`+id+`")?.innerText)`, 10*time.Second)
 	b.waitFor("both alerts in the history", `document.querySelectorAll("#alert-history tbody tr").length === 2`, 10*time.Second)
+	b.waitFor("the response times of both locations", `document.querySelectorAll("#alert-times tbody tr").length === 2`, 10*time.Second)
+	times := eval[string](b, `document.getElementById("alert-times").innerText`)
+	for _, want := range []string{"Washroom, ground floor", place.Name} {
+		if !regexp.MustCompile(regexp.QuoteMeta(want) + `\s+1\s+0\s+\d+ (s|min)\s+\d+ (s|min)`).MatchString(times) {
+			t.Errorf("the response times do not give %s 1 alert, 0 open and both averages:\n%s", want, times)
+		}
+	}
 	pageShots(t, b, axe, "alerts-history", "history-title")
 
 	b.do(chromedp.Navigate(s.base + demoDashboard + "alerts/" + feedback.NewID()))
