@@ -75,7 +75,7 @@ func spanText(secs *float64) string {
 		return fmt.Sprintf("%d min", int(d.Round(time.Minute).Minutes()))
 	case d < 48*time.Hour:
 		h := int(d.Hours())
-		return fmt.Sprintf("%d h %d min", h, int((d-time.Duration(h)*time.Hour).Minutes()))
+		return fmt.Sprintf("%d h %d min", h, int((d - time.Duration(h)*time.Hour).Minutes()))
 	}
 	return fmt.Sprintf("%.1f days", d.Hours()/24)
 }
