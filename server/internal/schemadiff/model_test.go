@@ -137,6 +137,8 @@ func kindOf(declared string) string {
 		return "int"
 	case t == "boolean", t == "bool":
 		return "bool"
+	case t == "double precision", t == "float8", t == "double":
+		return "float8"
 	case strings.HasPrefix(t, "timestamp"):
 		return "time"
 	case t == "bytea", t == "blob":
@@ -153,11 +155,13 @@ func kindOf(declared string) string {
 // sqliteKinds are the kinds a PostgreSQL column kind may have in SQLite,
 // which has no uuid, json or boolean storage: uuids and JSON are TEXT
 // (written and read as strings by the store), booleans INTEGER 0 or 1
-// (or declared BOOLEAN, which SQLite stores the same way).
+// (or declared BOOLEAN, which SQLite stores the same way); SQLite's
+// REAL is an 8-byte float, PostgreSQL's double precision.
 var sqliteKinds = map[string][]string{
-	"uuid": {"text"},
-	"json": {"text"},
-	"bool": {"int", "bool"},
+	"uuid":   {"text"},
+	"json":   {"text"},
+	"bool":   {"int", "bool"},
+	"float8": {"float8", "real"},
 }
 
 // sameKind reports whether a column of kind pg in PostgreSQL and kind

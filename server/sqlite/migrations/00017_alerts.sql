@@ -48,7 +48,7 @@ CREATE INDEX alerts_list ON alerts (workspace_id, created_at DESC, id DESC);
 CREATE INDEX alerts_subject ON alerts (workspace_id, rule_id, subject, created_at DESC);
 
 CREATE TABLE alert_cursors (
-    workspace_id TEXT   PRIMARY KEY REFERENCES workspaces (id),
+    workspace_id TEXT   NOT NULL PRIMARY KEY REFERENCES workspaces (id),
     seq          INTEGER NOT NULL
 );
 
