@@ -29,10 +29,10 @@ func (t Trend) Render() app.UI {
 }
 
 func (t Trend) svg() app.UI {
-	lo, hi, ok := t.Min, t.Max, true
+	lo, hi := t.Min, t.Max
+	dlo, dhi, ok := span(t.Points) // ok: some point has a value
 	if lo == 0 && hi == 0 {
-		lo, hi, ok = span(t.Points)
-		lo = min(lo, 0)
+		lo, hi = min(dlo, 0), dhi
 	}
 	if !ok {
 		return drawing("chart-trend", t.Caption+": no data in this period.", trendW, trendH,
@@ -107,6 +107,9 @@ func (t Trend) summary() string {
 			}
 			last = &t.Points[i]
 		}
+	}
+	if first == nil {
+		return t.Caption + ": no data in this period."
 	}
 	return t.Caption + ": " + t.Unit + " " + Number(first.Value) + " on " + first.Label +
 		", " + Number(last.Value) + " on " + last.Label + ". The table holds every value."
