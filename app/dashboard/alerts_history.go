@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/maxence-charriere/go-app/v10/pkg/app"
 
@@ -104,9 +103,7 @@ func (p *alertsPage) historyText() string {
 	case h.list.Meta.Total == 0:
 		return "No alert matches these filters."
 	}
-	first := (h.list.Meta.Page-1)*h.list.Meta.PerPage + 1
-	last := first + len(h.list.Data) - 1
-	return "Alerts " + strconv.Itoa(first) + "–" + strconv.Itoa(last) + " of " + strconv.Itoa(h.list.Meta.Total) + "."
+	return pageRange("Alerts", h.list.Meta, len(h.list.Data)) + "."
 }
 
 // renderFilters are the state, location and rule of the history.

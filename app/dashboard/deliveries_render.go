@@ -19,8 +19,7 @@ func (p *webhooksPage) renderLog() app.UI {
 	case l.loaded && l.meta.Total == 0:
 		status = "No delivery yet. Send a test event to see one here."
 	case l.loaded && len(items) > 0:
-		first := (l.meta.Page-1)*l.meta.PerPage + 1
-		status = "Deliveries " + thousands(first) + "–" + thousands(first+len(items)-1) + " of " + thousands(l.meta.Total) + ", newest first."
+		status = pageRange("Deliveries", l.meta, len(items)) + ", newest first."
 	}
 	return app.Section().ID("delivery-log").Class("delivery-log").Aria("labelledby", "log-title").Body(
 		app.H2().ID("log-title").TabIndex(-1).Text("Delivery log of "+l.url),

@@ -35,9 +35,14 @@ func (p *hygienePage) statusText() string {
 	case p.list.Meta.Total == 0:
 		return "No hygiene report matches these filters."
 	}
-	first := (p.list.Meta.Page-1)*p.list.Meta.PerPage + 1
-	last := first + len(p.list.Data) - 1
-	return "Reports " + thousands(first) + "–" + thousands(last) + " of " + thousands(p.list.Meta.Total) + "."
+	return pageRange("Reports", p.list.Meta, len(p.list.Data)) + "."
+}
+
+// pageRange says which items of a list a page holds: "Reports 51–100
+// of 1,234" for noun "Reports" and a page of shown items.
+func pageRange(noun string, m feedback.Meta, shown int) string {
+	first := (m.Page-1)*m.PerPage + 1
+	return noun + " " + thousands(first) + "–" + thousands(first+shown-1) + " of " + thousands(m.Total)
 }
 
 // renderFilters are the location, rating, tag and days the list is

@@ -6,13 +6,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/feedbackhq/feedback/server/internal/pgtest"
-	"github.com/feedbackhq/feedback/server/secret"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -26,15 +23,7 @@ func TestScaleOutAlerts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scale-out test builds and starts processes; skipped with -short")
 	}
-	env := []string{"DATABASE_URL=" + pgtest.URL(t), "FEEDBACK_SECRET_KEY=" + secret.NewKey(),
-		"FEEDBACK_WEBHOOK_ALLOW=127.0.0.0/8"}
-	bin := buildFeedbackd(t)
-	ws := strings.TrimSpace(runBin(t, bin, env, "workspace", "create", "--name", "Alerts"))
-	tok := strings.TrimSpace(runBin(t, bin, env, "token", "create", "--workspace", ws, "--name", "alerts"))
-	var addrs []string
-	for range 3 {
-		addrs = append(addrs, startFeedbackd(t, bin, env))
-	}
+	addrs, tok := startThree(t, "Alerts")
 	rc := newAlertReceiver(t)
 	var loc feedback.Location
 	apiCall(t, addrs[0], tok, "POST", "/api/v1/locations", map[string]any{"name": "Lobby"}, &loc)

@@ -16,6 +16,22 @@ import (
 	"github.com/feedbackhq/feedback/server/secret"
 )
 
+// startThree starts three feedbackd processes on one new PostgreSQL
+// database (webhooks may reach loopback) with a workspace named name,
+// and returns their addresses and an API token of the workspace.
+func startThree(t *testing.T, name string) (addrs []string, token string) {
+	t.Helper()
+	env := []string{"DATABASE_URL=" + pgtest.URL(t), "FEEDBACK_SECRET_KEY=" + secret.NewKey(),
+		"FEEDBACK_WEBHOOK_ALLOW=127.0.0.0/8"}
+	bin := buildFeedbackd(t)
+	ws := strings.TrimSpace(runBin(t, bin, env, "workspace", "create", "--name", name))
+	token = strings.TrimSpace(runBin(t, bin, env, "token", "create", "--workspace", ws, "--name", strings.ToLower(name)))
+	for range 3 {
+		addrs = append(addrs, startFeedbackd(t, bin, env))
+	}
+	return addrs, token
+}
+
 // TestScaleOutWebhooks runs three feedbackd processes on one PostgreSQL
 // database, each with its dispatcher: 30 test events requested through
 // all three reach the receiver exactly once each, signed.
@@ -23,15 +39,7 @@ func TestScaleOutWebhooks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scale-out test builds and starts processes; skipped with -short")
 	}
-	env := []string{"DATABASE_URL=" + pgtest.URL(t), "FEEDBACK_SECRET_KEY=" + secret.NewKey(),
-		"FEEDBACK_WEBHOOK_ALLOW=127.0.0.0/8"}
-	bin := buildFeedbackd(t)
-	ws := strings.TrimSpace(runBin(t, bin, env, "workspace", "create", "--name", "Hooks"))
-	tok := strings.TrimSpace(runBin(t, bin, env, "token", "create", "--workspace", ws, "--name", "hooks"))
-	var addrs []string
-	for range 3 {
-		addrs = append(addrs, startFeedbackd(t, bin, env))
-	}
+	addrs, tok := startThree(t, "Hooks")
 
 	var mu sync.Mutex
 	got := map[string]int{}
