@@ -98,6 +98,7 @@ func genericPlans(params map[string]string) {
 var dialect = sqlstore.Dialect{
 	ForUpdate:  " FOR NO KEY UPDATE",
 	SkipLocked: " FOR NO KEY UPDATE SKIP LOCKED",
+	LockRecord: "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
 	RowID:      "CAST(%s || substr(CAST(gen_random_uuid() AS text), 20) AS uuid)",
 	EventSeq: func(ordinal int) string {
 		return fmt.Sprintf("pg_current_xact_id()::text::bigint * %d + %d", sqlstore.MaxTxEvents, ordinal)

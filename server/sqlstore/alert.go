@@ -81,6 +81,9 @@ func (s *Store) moveAlert(ctx context.Context, workspaceID, id, typ string, move
 		return nil, notFound("alert", id)
 	}
 	err = s.db.InTx(ctx, func(tx Conn) error {
+		if err := s.lockRecord(ctx, tx, id); err != nil {
+			return err
+		}
 		a, err = findAlert(ctx, tx, workspaceID, id, s.dialect.ForUpdate)
 		if err != nil {
 			return err

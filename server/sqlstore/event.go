@@ -81,6 +81,19 @@ func (s *Store) EventPosition(ctx context.Context, workspaceID string) (_ int64,
 // transactions that were running when it began.
 const settleWait = 2 * time.Second
 
+// lockRecord makes tx wait for its turn to change the record id, before
+// anything in tx takes a row lock or writes (see Dialect.LockRecord): a
+// transaction that changes a record and writes an event about it calls
+// it first, so that the events of one record are numbered in the order
+// in which their changes commit.
+func (s *Store) lockRecord(ctx context.Context, tx Conn, id string) error {
+	if s.dialect.LockRecord == "" {
+		return nil
+	}
+	_, err := tx.Exec(ctx, s.dialect.LockRecord, id)
+	return err
+}
+
 // appendEvent writes an event of kind typ whose data is v as JSON, in
 // the transaction that made the change it reports.
 func (s *Store) appendEvent(ctx context.Context, tx Conn, workspaceID, typ string, v any) error {

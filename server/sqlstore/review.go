@@ -58,6 +58,9 @@ func (s *Store) UpdateReview(ctx context.Context, workspaceID, id string, in fee
 		return nil, notFound("review", id)
 	}
 	err = s.db.InTx(ctx, func(tx Conn) error {
+		if err := s.lockRecord(ctx, tx, id); err != nil {
+			return err
+		}
 		r, err = findReview(ctx, tx, workspaceID, id, s.dialect.ForUpdate)
 		if err != nil {
 			return err

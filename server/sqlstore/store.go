@@ -23,6 +23,16 @@ type Dialect struct {
 	// for them: on PostgreSQL " FOR NO KEY UPDATE SKIP LOCKED", on SQLite
 	// "", whose single writer runs one claim at a time.
 	SkipLocked string
+	// LockRecord is a statement that makes the transactions that change
+	// one record ($1, its id) and write an event about it take turns
+	// before any of them has a transaction id: on PostgreSQL a
+	// transaction-scoped advisory lock on the id. A row lock is not
+	// enough there: a writer that waits for a row, or follows the row's
+	// updates after waiting, may already hold the id that numbers its
+	// event (see EventSeq), so a third writer that drew a later id could
+	// commit first and write the earlier-numbered event last. "" on
+	// SQLite, whose single writer already orders every change.
+	LockRecord string
 	// RowID is an expression that gives each row of an INSERT ... SELECT
 	// a new UUIDv7 in the type of id columns. Its one verb, %s, is a text
 	// parameter holding the first 19 characters of a UUIDv7 of the

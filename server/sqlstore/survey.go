@@ -64,6 +64,9 @@ func (s *Store) UpdateSurvey(ctx context.Context, workspaceID, id string, in fee
 		return nil, notFound("survey", id)
 	}
 	err = s.db.InTx(ctx, func(tx Conn) error {
+		if err := s.lockRecord(ctx, tx, id); err != nil {
+			return err
+		}
 		sv, err = findSurvey(ctx, tx, workspaceID, id, s.dialect.ForUpdate)
 		if err != nil {
 			return err
