@@ -167,8 +167,10 @@ type SummaryStore interface {
 }
 
 // StatsStore answers the statistics of what visitors submitted, for the
-// dashboard's charts, from hourly rollups kept in each submission's
-// transaction. Submissions count in the hour of their captured_at (when
+// dashboard's charts, from hourly counters that a rollup of the
+// submissions' events keeps (RollupStats, which every instance runs; see
+// server/rollup), plus the events it has not counted yet: a statistic
+// holds every submission committed before it is read. Submissions count in the hour of their captured_at (when
 // the visitor rated), not of their created_at; days, weeks and heatmap
 // hours are those of the workspace's time zone, and an hour counts in
 // the local bucket of its first instant. A query covers the hours whose
@@ -190,6 +192,13 @@ type StatsStore interface {
 	// SurveyStats returns a survey's response counts and per-question
 	// statistics of q.
 	SurveyStats(ctx context.Context, workspaceID, surveyID string, q feedback.StatsQuery) (*feedback.SurveyStats, error)
+	// StatsWorkspaces returns the workspaces with events that the
+	// counters do not hold yet.
+	StatsWorkspaces(ctx context.Context) ([]string, error)
+	// RollupStats adds a workspace's events after its cursor to the
+	// counters, each event once whichever instances run it at once, and
+	// returns how many events it read.
+	RollupStats(ctx context.Context, workspaceID string) (int, error)
 	// WorkspaceSettings returns a workspace's settings. Returns
 	// feedback.ENotFound.
 	WorkspaceSettings(ctx context.Context, workspaceID string) (*feedback.WorkspaceSettings, error)

@@ -208,8 +208,7 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 		args := []any{ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:], cutoff}
 		id := feedback.NewIDAt(now)
 		args = append(args, id, feedback.EventHygieneSubmissionCreated, now, string(data), id[:19], now.Truncate(time.Hour),
-			hygieneSeries, wholeWorkspace, locationSeries, loc, now.Truncate(time.Hour))
-		args = append(args, statsArgs(h.Rating, h.Tags, loc)...)
+			hygieneSeries, wholeWorkspace, locationSeries, loc)
 		var seq, deliveries int64
 		if err := db.queryRow(ctx, sqlIngestOne(db), args...).Scan(&seq, &deliveries); err != nil {
 			return err

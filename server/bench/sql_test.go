@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -53,9 +52,8 @@ func sqlFanOutOf(rowID, from, seq, id, typ, at, idPrefix string) string {
 // sqlIngestOne is the one statement of a hygiene submission on
 // PostgreSQL: its INSERT (arguments $1 to $14), then, when it inserted,
 // the event ($15 id, $16 type, $17 time, $18 data), its deliveries ($19
-// the ids' prefix), the counters ($20 the hour, then each series'
-// list and scope) and the statistics ($25 the hour of captured_at, then
-// the additions and the scopes; see sqlHygieneStats).
+// the ids' prefix) and the counters ($20 the hour, then each series'
+// list and scope). The statistics count the event later (the rollup).
 func sqlIngestOne(db bareDB) string {
 	counter := func(list, scope string) string {
 		return "SELECT CAST($1 AS uuid), CAST(" + list + " AS text), CAST(" + scope + " AS uuid), CAST($20 AS timestamptz), 1, " +
@@ -67,73 +65,8 @@ func sqlIngestOne(db bareDB) string {
 		dl AS (` + sqlFanOutOf(db.rowID(), "ev, ", "ev.seq", "$15", "$16", "$17", "$19") + ` RETURNING 1),
 		ct AS (INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) ` + counter("$21", "$22") +
 		" UNION ALL " + counter("$23", "$24") + `
-		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = list_counts.n + 1),
-		st0 AS (` + sqlHygieneStats(db.countShard(), 25, true) + `)
+		ON CONFLICT (workspace_id, list, scope, bucket, shard) DO UPDATE SET n = list_counts.n + 1)
 		SELECT COALESCE((SELECT seq FROM ev), 0), (SELECT COUNT(*) FROM dl)`
-}
-
-// statsColumns are hygiene_stats' count columns: ratings 1 to 5, then
-// each tag of feedback.HygieneTags.
-var statsColumns = []string{"n1", "n2", "n3", "n4", "n5", "tag_no_soap", "tag_no_paper", "tag_dirty_floor",
-	"tag_dirty_toilet", "tag_bad_smell", "tag_out_of_order"}
-
-// sqlHygieneStats is the store's upsert of a submission's hourly
-// statistics: $bucket the hour of captured_at, the next 11 parameters
-// what it adds to statsColumns, the next two the scopes of its rows (the
-// location, the whole workspace). With cte, the rows are SELECTs FROM ins
-// with casts (addInOne's node), otherwise a VALUES list.
-func sqlHygieneStats(shard string, bucket int, cte bool) string {
-	p := func(n int) string { return fmt.Sprintf("$%d", n) }
-	cast := func(v, typ string) string {
-		if cte {
-			return "CAST(" + v + " AS " + typ + ")"
-		}
-		return v
-	}
-	var adds []string
-	for i := range statsColumns {
-		adds = append(adds, cast(p(bucket+1+i), "bigint"))
-	}
-	var rows, set []string
-	for i := range 2 {
-		vals := append([]string{cast("$1", "uuid"), cast(p(bucket+1+len(statsColumns)+i), "uuid"),
-			cast(p(bucket), "timestamptz"), shard}, adds...)
-		if cte {
-			rows = append(rows, "SELECT "+strings.Join(vals, ", ")+" FROM ins")
-		} else {
-			rows = append(rows, "("+strings.Join(vals, ", ")+")")
-		}
-	}
-	for _, c := range statsColumns {
-		set = append(set, c+" = hygiene_stats."+c+" + excluded."+c)
-	}
-	source := "VALUES " + strings.Join(rows, ", ")
-	if cte {
-		source = strings.Join(rows, " UNION ALL ")
-	}
-	key := "workspace_id, scope, bucket, shard"
-	return "INSERT INTO hygiene_stats (" + key + ", " + strings.Join(statsColumns, ", ") + ") " + source +
-		" ON CONFLICT (" + key + ") DO UPDATE SET " + strings.Join(set, ", ")
-}
-
-// statsArgs are the arguments of sqlHygieneStats after the hour: what a
-// submission of rating and tags adds, then the scopes of location.
-func statsArgs(rating int, tags []string, location string) []any {
-	var args []any
-	for i := 1; i <= 5; i++ {
-		args = append(args, boolInt(rating == i))
-	}
-	for _, c := range statsColumns[5:] {
-		args = append(args, boolInt(slices.Contains(tags, strings.TrimPrefix(c, "tag_"))))
-	}
-	return append(args, location, wholeWorkspace)
-}
-
-func boolInt(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // The hourly counters of the whole workspace's hygiene list.
@@ -235,10 +168,5 @@ func sqlCounters(shard string) string {
 
 // bareCounters updates the list counters as the store does.
 func bareCounters(exec func(string, ...any) error, db bareDB, ws string, h feedback.HygieneSubmission, now time.Time) error {
-	err := exec(sqlCounters(db.countShard()), ws, now.Truncate(time.Hour), hygieneSeries, wholeWorkspace, locationSeries, h.LocationID)
-	if err != nil {
-		return err
-	}
-	return exec(sqlHygieneStats(db.countShard(), 2, false),
-		append([]any{ws, h.CapturedAt.Time.Truncate(time.Hour)}, statsArgs(h.Rating, h.Tags, h.LocationID)...)...)
+	return exec(sqlCounters(db.countShard()), ws, now.Truncate(time.Hour), hygieneSeries, wholeWorkspace, locationSeries, h.LocationID)
 }

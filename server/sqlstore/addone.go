@@ -16,8 +16,9 @@ import (
 // addInOne is add as one statement where the dialect has writable CTEs
 // (PostgreSQL): the record's INSERT, its event, the event's deliveries
 // and the list counters, each of the last three only when the first
-// inserted a row, and its statistics (statsNodes), in one implicit transaction and one round trip. Only
+// inserted a row, in one implicit transaction and one round trip. Only
 // a repeated id takes a second one, to compare the stored body's hash.
+// The statistics count the event later (see stats_rollup.go).
 func addInOne[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash []byte, a addition,
 	scan func(Row) (T, error)) (bool, error) {
 	data, err := json.Marshal(rec)
@@ -36,8 +37,7 @@ func addInOne[T any](ctx context.Context, s *Store, workspaceID string, rec *T, 
 		ev AS (INSERT INTO events (` + eventColumns + `) SELECT $1, ` + s.dialect.EventSeq(0) + `, ` + id + `, ` + typ +
 		`, ` + at + `, ` + param(string(data)) + ` FROM ins RETURNING seq),
 		dl AS (` + s.fanOutSQL("ev, ", "ev.seq", id, typ, at, param(eventID[:19])) + ` RETURNING 1),
-		ct AS (` + countAddedSQL(s.dialect, param(a.createdAt.UTC().Truncate(time.Hour)), a.counters, param) + `)` +
-		statsNodes(s.dialect, a, param) + `
+		ct AS (` + countAddedSQL(s.dialect, param(a.createdAt.UTC().Truncate(time.Hour)), a.counters, param) + `)
 		SELECT COALESCE((SELECT seq FROM ev), 0), (SELECT COUNT(*) FROM dl)`
 	var seq, deliveries int64
 	err = s.db.QueryRow(ctx, q, args...).Scan(&seq, &deliveries)
@@ -69,20 +69,6 @@ func addInOne[T any](ctx context.Context, s *Store, workspaceID string, rec *T, 
 	}
 	*rec = v
 	return false, nil
-}
-
-// statsNodes returns the WITH nodes that add a's statistics, each only
-// for a row of ins, with a comma before each.
-func statsNodes(d Dialect, a addition, param func(any) string) string {
-	if len(a.stats) == 0 {
-		return ""
-	}
-	bucket := param(a.captured.UTC().Truncate(time.Hour))
-	var b strings.Builder
-	for i, st := range a.stats {
-		fmt.Fprintf(&b, ",\n\t\tst%d AS (%s)", i, st.statsSQL(d, bucket, "ins", param))
-	}
-	return b.String()
 }
 
 // countAddedSQL is countAdded's statement for addInOne: one row per

@@ -34,8 +34,6 @@ func (s *Store) AddHygiene(ctx context.Context, workspaceID string, h *feedback.
 			h.Source, h.DeviceID, h.CapturedAt.Time, h.CreatedAt.Time, hash, graceCutoff(h.CreatedAt)},
 		find:     `SELECT ` + hygieneColumns + `, body_hash FROM hygiene_submissions WHERE workspace_id = $1 AND id = $2`,
 		counters: []counter{{hygieneCount, wholeWorkspace}, {hygieneLocationCount, h.LocationID}},
-		captured: h.CapturedAt.Time,
-		stats:    []statsAddition{hygieneAddition(h)},
 	}, scanHygiene)
 }
 

@@ -31,8 +31,6 @@ func (s *Store) AddReviewResponse(ctx context.Context, workspaceID string, r *fe
 			graceCutoff(r.CreatedAt)},
 		find:     `SELECT ` + reviewResponseColumns + `, body_hash FROM review_responses WHERE workspace_id = $1 AND id = $2`,
 		counters: []counter{{reviewResponseCount, r.ReviewID}},
-		captured: r.CapturedAt.Time,
-		stats:    []statsAddition{reviewAddition(r)},
 	}, scanReviewResponse)
 }
 
@@ -52,10 +50,6 @@ func (s *Store) AddSurveyResponse(ctx context.Context, workspaceID string, r *fe
 	if err != nil {
 		return false, err
 	}
-	types, err := s.questionTypes(ctx, workspaceID, r.SurveyID)
-	if err != nil {
-		return false, err
-	}
 	return add(ctx, s, workspaceID, r, hash, addition{
 		id:        r.ID,
 		createdAt: r.CreatedAt.Time,
@@ -65,8 +59,6 @@ func (s *Store) AddSurveyResponse(ctx context.Context, workspaceID string, r *fe
 			r.DeviceID, r.CapturedAt.Time, r.CreatedAt.Time, hash, graceCutoff(r.CreatedAt)},
 		find:     `SELECT ` + surveyResponseColumns + `, body_hash FROM survey_responses WHERE workspace_id = $1 AND id = $2`,
 		counters: []counter{{surveyResponseCount, r.SurveyID}},
-		captured: r.CapturedAt.Time,
-		stats:    []statsAddition{surveyAddition(r, types)},
 	}, scanSurveyResponse)
 }
 

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -36,6 +37,11 @@ type statsScope struct {
 	zone     string
 	b        bucketer
 	scope    string
+	// cursor is the workspace's statistics cursor, read before the
+	// counters: their query selects it again, and that value replaces
+	// this one when it returns a row. The events after it are read
+	// with statsTail.
+	cursor int64
 }
 
 // statsScope checks q and reads the workspace's time zone. An unknown
@@ -52,6 +58,9 @@ func (s *Store) statsScope(ctx context.Context, workspaceID string, q feedback.S
 	}
 	settings, err := s.WorkspaceSettings(ctx, workspaceID)
 	if err != nil {
+		return sc, err
+	}
+	if err := s.db.QueryRow(ctx, "SELECT "+statsCursorSQL, workspaceID).Scan(&sc.cursor); err != nil {
 		return sc, err
 	}
 	sc.zone = settings.TimeZone
@@ -97,12 +106,17 @@ func (s *Store) HygieneStats(ctx context.Context, workspaceID string, q feedback
 	if err != nil {
 		return nil, err
 	}
-	hours, err := scanHours(true)(s.db.Query(ctx, `SELECT bucket, `+hygieneCounts+` FROM hygiene_stats
-		WHERE workspace_id = $1 AND scope = $2 AND bucket >= $3 AND bucket < $4 ORDER BY bucket`,
+	hours, err := scanHours(&sc.cursor, true)(s.db.Query(ctx, `SELECT `+statsCursorSQL+`, bucket, `+hygieneCounts+`
+		FROM hygiene_stats WHERE workspace_id = $1 AND scope = $2 AND bucket >= $3 AND bucket < $4 ORDER BY bucket`,
 		workspaceID, sc.scope, sc.from, sc.to))
 	if err != nil {
 		return nil, err
 	}
+	tail, err := s.statsTail(ctx, workspaceID, sc.cursor, feedback.EventHygieneSubmissionCreated, nil)
+	if err != nil {
+		return nil, err
+	}
+	hours = mergeHours(hours, tailHours(tail, sc, sc.scope))
 	st := &feedback.HygieneStats{From: q.From, To: q.To, Bucket: sc.b.bucket, TimeZone: sc.zone, LocationID: q.LocationID,
 		Heatmap: sc.b.heatmap(hours)}
 	st.Total, st.Buckets = sc.b.hygieneSeries(hours)
@@ -118,16 +132,26 @@ func (s *Store) LocationStats(ctx context.Context, workspaceID string, q feedbac
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.Query(ctx, `SELECT scope, bucket, `+hygieneCounts+` FROM hygiene_stats
+	rows, err := s.db.Query(ctx, `SELECT `+statsCursorSQL+`, scope, bucket, `+hygieneCounts+` FROM hygiene_stats
 		WHERE workspace_id = $1 AND scope <> $2 AND bucket >= $3 AND bucket < $4
 		ORDER BY scope, bucket`, workspaceID, wholeWorkspace, sc.from, sc.to)
 	if err != nil {
 		return nil, err
 	}
-	byLocation, order, err := scanScopedHours(rows)
+	byLocation, err := scanScopedHours(rows, &sc.cursor)
 	if err != nil {
 		return nil, err
 	}
+	tail, err := s.statsTail(ctx, workspaceID, sc.cursor, feedback.EventHygieneSubmissionCreated, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range tail {
+		if scope := r.keys[0].(string); scope != wholeWorkspace && r.in(sc) {
+			byLocation[scope] = mergeHours(byLocation[scope], []hourTally{r.tally()})
+		}
+	}
+	order := slices.Sorted(maps.Keys(byLocation))
 	st := &feedback.LocationStats{From: q.From, To: q.To, Bucket: sc.b.bucket, TimeZone: sc.zone,
 		Locations: make([]feedback.LocationTrend, len(order))}
 	for i, id := range order {
@@ -148,12 +172,18 @@ func (s *Store) ReviewStats(ctx context.Context, workspaceID, reviewID string, q
 	if err := formExists(ctx, s.db, "reviews", "review", &workspaceID, &reviewID); err != nil {
 		return nil, err
 	}
-	hours, err := scanHours(false)(s.db.Query(ctx, `SELECT bucket, `+strings.Join(ratingColumns, ", ")+` FROM review_stats
+	hours, err := scanHours(&sc.cursor, false)(s.db.Query(ctx, `SELECT `+statsCursorSQL+`, bucket, `+
+		strings.Join(ratingColumns, ", ")+` FROM review_stats
 		WHERE workspace_id = $1 AND review_id = $2 AND scope = $3 AND bucket >= $4 AND bucket < $5
 		ORDER BY bucket`, workspaceID, reviewID, sc.scope, sc.from, sc.to))
 	if err != nil {
 		return nil, err
 	}
+	tail, err := s.statsTail(ctx, workspaceID, sc.cursor, feedback.EventReviewResponseCreated, nil)
+	if err != nil {
+		return nil, err
+	}
+	hours = mergeHours(hours, tailHours(tail, sc, reviewID, sc.scope))
 	total, buckets := sc.b.series(hours)
 	st := &feedback.ReviewStats{ReviewID: reviewID, From: q.From, To: q.To, Bucket: sc.b.bucket, TimeZone: sc.zone,
 		LocationID: q.LocationID, Total: total.ratings(), Buckets: make([]feedback.RatingBucket, len(buckets))}
@@ -163,24 +193,24 @@ func (s *Store) ReviewStats(ctx context.Context, workspaceID, reviewID string, q
 	return st, nil
 }
 
-// scanHours reads rows of an hour and its counts (ratings, then the
-// tags' when tags is set), ordered by hour, adds up the shards of each
-// hour and closes them.
-func scanHours(tags bool) func(Rows, error) ([]hourTally, error) {
+// scanHours reads rows of the statistics cursor, an hour and its counts
+// (ratings, then the tags' when tags is set), ordered by hour, adds up
+// the shards of each hour and closes them; the cursor goes to *cursor.
+func scanHours(cursor *int64, tags bool) func(Rows, error) ([]hourTally, error) {
 	return func(rows Rows, err error) ([]hourTally, error) {
 		if err != nil {
 			return nil, err
 		}
-		return scanTallies(rows, tags)
+		return scanTallies(rows, cursor, tags)
 	}
 }
 
 // scanTallies is scanHours' reading of rows.
-func scanTallies(rows Rows, tags bool) ([]hourTally, error) {
+func scanTallies(rows Rows, cursor *int64, tags bool) ([]hourTally, error) {
 	defer rows.Close()
 	var hours []hourTally
 	var row hourTally
-	dest := tallyDest(&row, nil, tags)
+	dest := tallyDest(&row, cursor, nil, tags)
 	for rows.Next() {
 		row = hourTally{}
 		if err := rows.Scan(dest...); err != nil {
@@ -191,27 +221,23 @@ func scanTallies(rows Rows, tags bool) ([]hourTally, error) {
 	return hours, rows.Err()
 }
 
-// scanScopedHours reads rows of a scope, an hour and hygiene counts,
-// ordered by scope and hour, adds up the shards of each hour and closes
-// them; order lists the scopes.
-func scanScopedHours(rows Rows) (map[string][]hourTally, []string, error) {
+// scanScopedHours reads rows of the statistics cursor, a scope, an hour
+// and hygiene counts, ordered by scope and hour, adds up the shards of
+// each hour and closes them; the cursor goes to *cursor.
+func scanScopedHours(rows Rows, cursor *int64) (map[string][]hourTally, error) {
 	defer rows.Close()
 	byScope := map[string][]hourTally{}
-	var order []string
 	var scope string
 	var row hourTally
-	dest := tallyDest(&row, &scope, true)
+	dest := tallyDest(&row, cursor, &scope, true)
 	for rows.Next() {
 		row = hourTally{}
 		if err := rows.Scan(dest...); err != nil {
-			return nil, nil, err
-		}
-		if _, ok := byScope[scope]; !ok {
-			order = append(order, scope)
+			return nil, err
 		}
 		byScope[scope] = addHour(byScope[scope], row)
 	}
-	return byScope, order, rows.Err()
+	return byScope, rows.Err()
 }
 
 // addHour appends h to hours, ordered by hour, or adds it to the last
@@ -224,11 +250,12 @@ func addHour(hours []hourTally, h hourTally) []hourTally {
 	return append(hours, h)
 }
 
-// tallyDest returns the scan destinations of a row of an hour's counts
-// into h, after the scope when scope is not nil: five ratings, then the
-// tags' when tags is set. The same destinations serve every row.
-func tallyDest(h *hourTally, scope *string, tags bool) []any {
-	var dest []any
+// tallyDest returns the scan destinations of a row of the statistics
+// cursor and an hour's counts into h, after the scope when scope is not
+// nil: five ratings, then the tags' when tags is set. The same
+// destinations serve every row.
+func tallyDest(h *hourTally, cursor *int64, scope *string, tags bool) []any {
+	dest := []any{cursor}
 	if scope != nil {
 		dest = append(dest, scope)
 	}

@@ -3,12 +3,9 @@ package sqlstore
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -16,76 +13,14 @@ import (
 // statsAddition is what one submission adds to one table of hourly
 // statistics (migration 00016_stats.sql): the same counts to each of its
 // rows, which differ by their keys. Like list_counts, a row is one hour
-// (UTC, of captured_at) and one shard (Dialect.CountShard); readers sum
-// the shards.
+// (UTC, of captured_at) and one shard; readers sum the shards. The
+// rollup (stats_rollup.go) adds them.
 type statsAddition struct {
 	table  string
 	keys   []string // the key columns between workspace_id and bucket
-	types  []string // the keys' PostgreSQL types, for the casts of addInOne
 	rows   [][]any  // each row's keys
 	counts []string // the count columns
 	adds   []int64  // what each row adds to them
-}
-
-// statsSQL returns the upsert of a into the hour in parameter bucket:
-// with from "ins" (addInOne), one SELECT a row FROM ins, so that an
-// idempotent repeat adds nothing; with from "" a VALUES list. $1 is the
-// workspace; param adds an argument.
-func (a statsAddition) statsSQL(d Dialect, bucket, from string, param func(any) string) string {
-	adds := make([]string, len(a.adds))
-	for i, n := range a.adds {
-		adds[i] = cast(param(n), "bigint", from)
-	}
-	rows := make([]string, len(a.rows))
-	for i, keys := range a.rows {
-		vals := []string{cast("$1", "uuid", from)}
-		for j, k := range keys {
-			vals = append(vals, cast(param(k), a.types[j], from))
-		}
-		vals = append(vals, cast(bucket, "timestamptz", from), d.CountShard)
-		vals = append(vals, adds...)
-		if from != "" {
-			rows[i] = "SELECT " + strings.Join(vals, ", ") + " FROM " + from
-		} else {
-			rows[i] = "(" + strings.Join(vals, ", ") + ")"
-		}
-	}
-	source := "VALUES " + strings.Join(rows, ", ")
-	if from != "" {
-		source = strings.Join(rows, " UNION ALL ")
-	}
-	set := make([]string, len(a.counts))
-	for i, c := range a.counts {
-		set[i] = fmt.Sprintf("%s = %s.%s + excluded.%s", c, a.table, c, c)
-	}
-	key := "workspace_id, " + strings.Join(a.keys, ", ") + ", bucket, shard"
-	return "INSERT INTO " + a.table + " (" + key + ", " + strings.Join(a.counts, ", ") + ") " + source +
-		" ON CONFLICT (" + key + ") DO UPDATE SET " + strings.Join(set, ", ")
-}
-
-// cast returns the PostgreSQL cast of placeholder p to typ when the row
-// is a SELECT (from is set), whose parameters have no type otherwise.
-func cast(p, typ, from string) string {
-	if from == "" {
-		return p
-	}
-	return "CAST(" + p + " AS " + typ + ")"
-}
-
-// statsAdded adds as to the hour of capturedAt, in the transaction that
-// inserted the submission (the path without writable CTEs).
-func statsAdded(ctx context.Context, tx Conn, d Dialect, workspaceID string, capturedAt time.Time, as []statsAddition) error {
-	for _, a := range as {
-		args := []any{workspaceID, capturedAt.UTC().Truncate(time.Hour)}
-		param := func(v any) string {
-			args = append(args, v)
-			return fmt.Sprintf("$%d", len(args))
-		}
-		if _, err := tx.Exec(ctx, a.statsSQL(d, "$2", "", param), args...); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // ratingColumns are the count columns of ratings 1 to 5.
@@ -97,7 +32,7 @@ func tagColumn(tag string) string { return "tag_" + tag }
 // hygieneAddition counts a hygiene submission at its location and in the
 // whole workspace.
 func hygieneAddition(h *feedback.HygieneSubmission) statsAddition {
-	a := statsAddition{table: "hygiene_stats", keys: []string{"scope"}, types: []string{"uuid"},
+	a := statsAddition{table: "hygiene_stats", keys: []string{"scope"},
 		rows:   [][]any{{h.LocationID}, {wholeWorkspace}},
 		counts: slices.Clone(ratingColumns), adds: ratingAdds(h.Rating)}
 	for _, t := range feedback.HygieneTags {
@@ -110,7 +45,7 @@ func hygieneAddition(h *feedback.HygieneSubmission) statsAddition {
 // reviewAddition counts a review response at its location and in the
 // whole workspace.
 func reviewAddition(r *feedback.ReviewResponse) statsAddition {
-	return statsAddition{table: "review_stats", keys: []string{"review_id", "scope"}, types: []string{"uuid", "uuid"},
+	return statsAddition{table: "review_stats", keys: []string{"review_id", "scope"},
 		rows:   [][]any{{r.ReviewID, r.LocationID}, {r.ReviewID, wholeWorkspace}},
 		counts: ratingColumns, adds: ratingAdds(r.Rating)}
 }
@@ -152,8 +87,7 @@ func surveyAddition(r *feedback.SurveyResponse, types map[string]feedback.Questi
 			}
 		}
 	}
-	a := statsAddition{table: "survey_stats", keys: []string{"survey_id", "scope", "question", "value"},
-		types: []string{"uuid", "uuid", "text", "text"}, counts: []string{"n"}, adds: []int64{1}}
+	a := statsAddition{table: "survey_stats", keys: []string{"survey_id", "scope", "question", "value"}, counts: []string{"n"}, adds: []int64{1}}
 	for _, scope := range []string{r.LocationID, wholeWorkspace} {
 		for _, p := range pairs {
 			a.rows = append(a.rows, []any{r.SurveyID, scope, p[0], p[1]})

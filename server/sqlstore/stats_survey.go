@@ -21,16 +21,26 @@ func (s *Store) SurveyStats(ctx context.Context, workspaceID, surveyID string, q
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.Query(ctx, `SELECT bucket, question, value, CAST(SUM(n) AS BIGINT) FROM survey_stats
-		WHERE workspace_id = $1 AND survey_id = $2 AND scope = $3 AND bucket >= $4 AND bucket < $5
+	rows, err := s.db.Query(ctx, `SELECT `+statsCursorSQL+`, bucket, question, value, CAST(SUM(n) AS BIGINT)
+		FROM survey_stats WHERE workspace_id = $1 AND survey_id = $2 AND scope = $3 AND bucket >= $4 AND bucket < $5
 		GROUP BY bucket, question, value ORDER BY bucket`, workspaceID, sv.ID, sc.scope, sc.from, sc.to)
 	if err != nil {
 		return nil, err
 	}
-	counts, hours, err := scanSurveyRows(rows)
+	counts, hours, err := scanSurveyRows(rows, &sc.cursor)
 	if err != nil {
 		return nil, err
 	}
+	types := make(map[string]feedback.QuestionType, len(sv.Questions))
+	for _, q := range sv.Questions {
+		types[q.ID] = q.Type
+	}
+	tail, err := s.statsTail(ctx, workspaceID, sc.cursor, feedback.EventSurveyResponseCreated,
+		func(string) (map[string]feedback.QuestionType, error) { return types, nil })
+	if err != nil {
+		return nil, err
+	}
+	hours = addSurveyTail(counts, hours, tail, sc, sv.ID)
 	st := &feedback.SurveyStats{SurveyID: sv.ID, From: q.From, To: q.To, Bucket: sc.b.bucket, TimeZone: sc.zone,
 		LocationID: q.LocationID, Responses: counts[answerKey{}], Buckets: []feedback.CountBucket{},
 		Questions: make([]feedback.QuestionStats, len(sv.Questions))}
@@ -47,10 +57,27 @@ func (s *Store) SurveyStats(ctx context.Context, workspaceID, surveyID string, q
 // answerKey is a question and a value of survey_stats.
 type answerKey struct{ question, value string }
 
-// scanSurveyRows reads rows of survey_stats sums and closes them: counts
-// totals each key over the range, hours counts the responses of each
-// hour (in n[0]).
-func scanSurveyRows(rows Rows) (map[answerKey]int, []hourTally, error) {
+// addSurveyTail adds the rows of tail in sc of survey surveyID to counts
+// and hours (see scanSurveyRows) and returns the hours.
+func addSurveyTail(counts map[answerKey]int, hours []hourTally, tail []statsRow, sc statsScope, surveyID string) []hourTally {
+	var more []hourTally
+	for _, r := range tail {
+		if !r.in(sc, surveyID, sc.scope) {
+			continue
+		}
+		k := answerKey{r.keys[2].(string), r.keys[3].(string)}
+		counts[k] += int(r.adds[0])
+		if k == (answerKey{}) {
+			more = append(more, r.tally())
+		}
+	}
+	return mergeHours(hours, more)
+}
+
+// scanSurveyRows reads rows of the statistics cursor and survey_stats
+// sums and closes them: the cursor goes to *cursor, counts totals each
+// key over the range, hours counts the responses of each hour (in n[0]).
+func scanSurveyRows(rows Rows, cursor *int64) (map[answerKey]int, []hourTally, error) {
 	defer rows.Close()
 	counts := map[answerKey]int{}
 	var hours []hourTally
@@ -58,7 +85,7 @@ func scanSurveyRows(rows Rows) (map[answerKey]int, []hourTally, error) {
 		var hour time.Time
 		var k answerKey
 		var n int
-		if err := rows.Scan(atTime(&hour), &k.question, &k.value, &n); err != nil {
+		if err := rows.Scan(cursor, atTime(&hour), &k.question, &k.value, &n); err != nil {
 			return nil, nil, err
 		}
 		counts[k] += n

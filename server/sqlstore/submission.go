@@ -13,19 +13,17 @@ import (
 
 // addition is one idempotent insert of what a visitor submitted.
 type addition struct {
-	id        string          // the record's id
-	createdAt time.Time       // its created_at
-	event     string          // the kind of the *.created event
-	insert    string          // INSERT ... ON CONFLICT (workspace_id, id) DO NOTHING (see submissionInsert)
-	args      []any           // insert's arguments
-	find      string          // SELECT the record's columns, then body_hash, WHERE workspace_id = $1 AND id = $2
-	counters  []counter       // the series of list_counts that count the record
-	captured  time.Time       // its captured_at, whose hour its statistics count in
-	stats     []statsAddition // what it adds to the tables of statistics
+	id        string    // the record's id
+	createdAt time.Time // its created_at
+	event     string    // the kind of the *.created event
+	insert    string    // INSERT ... ON CONFLICT (workspace_id, id) DO NOTHING (see submissionInsert)
+	args      []any     // insert's arguments
+	find      string    // SELECT the record's columns, then body_hash, WHERE workspace_id = $1 AND id = $2
+	counters  []counter // the series of list_counts that count the record
 }
 
 // add runs a: it inserts the record and its *.created event (whose data is
-// *rec), and counts it in a.counters and a.stats, in one transaction and reports
+// *rec), and counts it in a.counters, in one transaction and reports
 // true; when the id is taken by a record with the same hash it fills *rec
 // with the stored record and reports false; with another hash it returns
 // feedback.EIdempotencyConflict. The store's clock has already set
@@ -60,10 +58,7 @@ func addOnce[T any](ctx context.Context, s *Store, workspaceID string, rec *T, h
 			if err := s.appendEvent(ctx, tx, workspaceID, a.event, rec); err != nil {
 				return err
 			}
-			if err := countAdded(ctx, tx, s.dialect, workspaceID, a.createdAt, a.counters); err != nil {
-				return err
-			}
-			return statsAdded(ctx, tx, s.dialect, workspaceID, a.captured, a.stats)
+			return countAdded(ctx, tx, s.dialect, workspaceID, a.createdAt, a.counters)
 		}
 		var stored []byte
 		v, err := scan(hashRow{tx.QueryRow(ctx, a.find, workspaceID, a.id), &stored})

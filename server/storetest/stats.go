@@ -1,6 +1,9 @@
 package storetest
 
 import (
+	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,6 +16,7 @@ func testStats(t *testing.T, h harness) {
 	h.run(t, "Repeat", testStatsRepeat)
 	h.run(t, "DeletedLocation", testStatsDeletedLocation)
 	h.run(t, "Concurrent", testStatsConcurrent)
+	h.run(t, "RollupConcurrent", testStatsRollupConcurrent)
 	h.run(t, "Reviews", testStatsReviews)
 	h.run(t, "Surveys", testStatsSurveys)
 	h.run(t, "Isolation", testStatsIsolation)
@@ -34,10 +38,26 @@ func (f *fixture) rateAt(ws, location string, rating int, captured time.Time, ta
 // hygieneStats returns the hygiene statistics of [from, to).
 func (f *fixture) hygieneStats(ws, location, bucket string, from, to time.Time) *feedback.HygieneStats {
 	f.t.Helper()
-	st, err := f.s.HygieneStats(f.ctx(), ws, feedback.StatsQuery{From: feedback.NewTime(from), To: feedback.NewTime(to),
-		Bucket: bucket, LocationID: location})
+	return rolledUp(f, ws, func() (*feedback.HygieneStats, error) {
+		return f.s.HygieneStats(f.ctx(), ws, feedback.StatsQuery{From: feedback.NewTime(from), To: feedback.NewTime(to),
+			Bucket: bucket, LocationID: location})
+	})
+}
+
+// rolledUp returns what read returns, after checking that it returns the
+// same before and after the workspace's events are rolled up into the
+// counters: a read adds the events that the counters do not hold yet, so
+// the rollup changes what a read costs, never what it returns.
+func rolledUp[T any](f *fixture, ws string, read func() (T, error)) T {
+	f.t.Helper()
+	before, err := read()
 	f.must(err)
-	return st
+	_, err = f.s.RollupStats(f.ctx(), ws)
+	f.must(err)
+	after, err := read()
+	f.must(err)
+	wantEqual(f.t, "the statistics after the rollup", before, after)
+	return after
 }
 
 // hb returns the hygiene bucket of a distribution and tags, starting at
@@ -112,8 +132,9 @@ func testStatsHygieneBuckets(t *testing.T, f *fixture) {
 		hb(utc(10, 25, 1, 0), [5]int{0, 0, 0, 1, 0}, nil),
 	}, hour.Buckets)
 
-	locs, err := f.s.LocationStats(f.ctx(), w.ws, feedback.StatsQuery{From: feedback.NewTime(from), To: feedback.NewTime(to)})
-	f.must(err)
+	locs := rolledUp(f, w.ws, func() (*feedback.LocationStats, error) {
+		return f.s.LocationStats(f.ctx(), w.ws, feedback.StatsQuery{From: feedback.NewTime(from), To: feedback.NewTime(to)})
+	})
 	counts := map[string]int{}
 	for _, l := range locs.Locations {
 		counts[l.LocationID] = l.Total.Count
@@ -176,4 +197,76 @@ func testStatsConcurrent(t *testing.T, f *fixture) {
 		wantEqual(t, "the total of "+loc, hb(time.Time{}, [5]int{n / 5, n / 5, n / 5, n / 5, n / 5},
 			map[string]int{feedback.TagNoPaper: n}), st.Total)
 	}
+}
+
+// testStatsRollupConcurrent rates from several writers while several
+// rollups and readers run: every read holds every rating acknowledged
+// before it began and none that was not yet attempted (no event counted
+// twice, none missed, whichever rollup wins), and at the end the
+// counters hold them all and the workspace has nothing left to roll up.
+func testStatsRollupConcurrent(t *testing.T, f *fixture) {
+	w := f.world("stats-rollup")
+	const writers, each = 4, 25
+	at := utc(11, 20, 9, 10)
+	var attempted, acked atomic.Int64
+	var wg, busy sync.WaitGroup
+	done := make(chan struct{})
+	for range writers {
+		busy.Go(func() {
+			for range each {
+				attempted.Add(1)
+				f.rateAt(w.ws, w.location, 3, at)
+				acked.Add(1)
+			}
+		})
+	}
+	read := func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			low := acked.Load()
+			st, err := f.s.HygieneStats(f.ctx(), w.ws, statsQuery(utc(11, 20, 0, 0), utc(11, 21, 0, 0), feedback.BucketHour, ""))
+			high := attempted.Load()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if n := int64(st.Total.Count); n < low || n > high {
+				t.Errorf("a read during the rollups counted %d ratings; %d were acknowledged before it, %d attempted after", n, low, high)
+				return
+			}
+		}
+	}
+	roll := func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			if _, err := f.s.RollupStats(f.ctx(), w.ws); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}
+	for range 3 {
+		wg.Go(roll)
+		wg.Go(read)
+	}
+	busy.Wait()
+	close(done)
+	wg.Wait()
+	_, err := f.s.RollupStats(f.ctx(), w.ws)
+	f.must(err)
+	behind, err := f.s.StatsWorkspaces(f.ctx())
+	f.must(err)
+	if slices.Contains(behind, w.ws) {
+		t.Errorf("after the last rollup the workspace still has events to roll up")
+	}
+	st := f.hygieneStats(w.ws, "", feedback.BucketHour, utc(11, 20, 0, 0), utc(11, 21, 0, 0))
+	wantEqual(t, "the total", hb(time.Time{}, [5]int{0, 0, writers * each, 0, 0}, nil), st.Total)
 }

@@ -23,7 +23,7 @@ func TestScaleOutAlerts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scale-out test builds and starts processes; skipped with -short")
 	}
-	addrs, tok := startThree(t, "Alerts")
+	addrs, tok, _ := startThree(t, "Alerts")
 	rc := newAlertReceiver(t)
 	var loc feedback.Location
 	apiCall(t, addrs[0], tok, "POST", "/api/v1/locations", map[string]any{"name": "Lobby"}, &loc)

@@ -18,10 +18,12 @@ import (
 
 // startThree starts three feedbackd processes on one new PostgreSQL
 // database (webhooks may reach loopback) with a workspace named name,
-// and returns their addresses and an API token of the workspace.
-func startThree(t *testing.T, name string) (addrs []string, token string) {
+// and returns their addresses, an API token of the workspace and the
+// database's URL.
+func startThree(t *testing.T, name string) (addrs []string, token, db string) {
 	t.Helper()
-	env := []string{"DATABASE_URL=" + pgtest.URL(t), "FEEDBACK_SECRET_KEY=" + secret.NewKey(),
+	db = pgtest.URL(t)
+	env := []string{"DATABASE_URL=" + db, "FEEDBACK_SECRET_KEY=" + secret.NewKey(),
 		"FEEDBACK_WEBHOOK_ALLOW=127.0.0.0/8"}
 	bin := buildFeedbackd(t)
 	ws := strings.TrimSpace(runBin(t, bin, env, "workspace", "create", "--name", name))
@@ -29,7 +31,7 @@ func startThree(t *testing.T, name string) (addrs []string, token string) {
 	for range 3 {
 		addrs = append(addrs, startFeedbackd(t, bin, env))
 	}
-	return addrs, token
+	return addrs, token, db
 }
 
 // TestScaleOutWebhooks runs three feedbackd processes on one PostgreSQL
@@ -39,7 +41,7 @@ func TestScaleOutWebhooks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scale-out test builds and starts processes; skipped with -short")
 	}
-	addrs, tok := startThree(t, "Hooks")
+	addrs, tok, _ := startThree(t, "Hooks")
 
 	var mu sync.Mutex
 	got := map[string]int{}

@@ -16,6 +16,7 @@ import (
 	feedbackhttp "github.com/feedbackhq/feedback/server/http"
 	"github.com/feedbackhq/feedback/server/live"
 	"github.com/feedbackhq/feedback/server/presence"
+	"github.com/feedbackhq/feedback/server/rollup"
 	"github.com/feedbackhq/feedback/server/webhook"
 )
 
@@ -112,6 +113,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	worker, stopAlerts := alerts.Start(ctx, cfg.Store, cfg.Logger, mailer)
 	defer stopAlerts()
 	cfg.Store.OnEvent(func(ws string, _ int64) { worker.Wake(ws) })
+	roller, stopRollup := rollup.Start(ctx, cfg.Store, cfg.Logger)
+	defer stopRollup()
+	cfg.Store.OnEvent(func(ws string, _ int64) { roller.Wake(ws) })
 	dispatcher := &webhook.Dispatcher{Queue: cfg.Store, Keys: cfg.Keyring, Log: cfg.Logger,
 		Client: webhook.NewClient(webhook.Policy{Allow: cfg.WebhookAllow})}
 	cfg.Store.OnDue(dispatcher.Wake) // only commits that create deliveries wake it

@@ -1,0 +1,132 @@
+// Package rollup keeps the hourly statistics: every instance of
+// feedbackd runs a [Worker], which adds a workspace's new submissions to
+// its counters shortly after this instance commits them (Wake, from the
+// store's OnEvent hook, gathering a burst into one batch) and polls for
+// the commits of other instances every [PollInterval]. The store counts
+// each event once, whichever instances run (see server.StatsStore), and
+// its reads add the events not rolled up yet, so the worker's pace
+// changes what a read costs, never what it returns.
+package rollup
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// PollInterval is how often a worker rolls up every workspace with new
+// events, for the commits of other instances.
+const PollInterval = 2 * time.Second
+
+// Gather is how long a worker waits after a wake-up before it rolls up,
+// so that a burst of submissions is one batch.
+const Gather = 250 * time.Millisecond
+
+// Store is what the worker needs of the store.
+type Store interface {
+	// StatsWorkspaces returns the workspaces with events to roll up.
+	StatsWorkspaces(ctx context.Context) ([]string, error)
+	// RollupStats rolls up a workspace's new events.
+	RollupStats(ctx context.Context, workspaceID string) (int, error)
+}
+
+// Worker rolls up the statistics; make one with [Start].
+type Worker struct {
+	store Store
+	log   *slog.Logger
+
+	signal  chan struct{} // a Wake since Run last looked
+	mu      sync.Mutex
+	pending map[string]bool // workspaces woken since the last pass
+}
+
+// Start runs a worker on store in a goroutine until ctx is done or the
+// returned stop is called (which waits for it); wire its Wake to the
+// store's OnEvent hook.
+func Start(ctx context.Context, store Store, log *slog.Logger) (w *Worker, stop func()) {
+	w = &Worker{store: store, log: log, signal: make(chan struct{}, 1), pending: map[string]bool{}}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	poll := time.NewTicker(PollInterval)
+	go func() {
+		defer close(done)
+		w.run(ctx, poll.C)
+	}()
+	return w, func() {
+		cancel()
+		<-done
+		poll.Stop()
+	}
+}
+
+// Wake asks the worker to roll up the workspace soon; it never blocks.
+func (w *Worker) Wake(workspaceID string) {
+	w.mu.Lock()
+	w.pending[workspaceID] = true
+	w.mu.Unlock()
+	select {
+	case w.signal <- struct{}{}:
+	default:
+	}
+}
+
+// run polls at once, then rolls up the workspaces woken, Gather after
+// each wake-up, and every workspace behind on each poll tick, until ctx
+// is done. Failures are logged and retried at the next tick.
+func (w *Worker) run(ctx context.Context, poll <-chan time.Time) {
+	w.poll(ctx)
+	gather := time.NewTimer(0)
+	<-gather.C
+	for {
+		select {
+		case <-ctx.Done():
+			gather.Stop()
+			return
+		case <-w.signal:
+			gather.Reset(Gather)
+		case <-gather.C:
+			w.rollup(ctx, w.takePending())
+		case <-poll:
+			w.poll(ctx)
+		}
+	}
+}
+
+// takePending returns and clears the workspaces woken.
+func (w *Worker) takePending() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	ids := make([]string, 0, len(w.pending))
+	for id := range w.pending {
+		ids = append(ids, id)
+	}
+	clear(w.pending)
+	return ids
+}
+
+// poll rolls up every workspace with new events.
+func (w *Worker) poll(ctx context.Context) {
+	ids, err := w.store.StatsWorkspaces(ctx)
+	if err != nil {
+		w.logError(ctx, "listing the workspaces to roll up", err)
+		return
+	}
+	w.rollup(ctx, ids)
+}
+
+// rollup rolls up each workspace of ids.
+func (w *Worker) rollup(ctx context.Context, ids []string) {
+	for _, id := range ids {
+		if _, err := w.store.RollupStats(ctx, id); err != nil {
+			w.logError(ctx, "rolling up statistics", err, "workspace", id)
+		}
+	}
+}
+
+// logError logs err unless ctx is done (then the error is the shutdown).
+func (w *Worker) logError(ctx context.Context, msg string, err error, args ...any) {
+	if ctx.Err() == nil {
+		w.log.Error(msg, append(args, "err", err)...)
+	}
+}
