@@ -71,21 +71,27 @@ func (w *Worker) Wake(workspaceID string) {
 	}
 }
 
-// run polls at once, then rolls up the workspaces woken, Gather after
-// each wake-up, and every workspace behind on each poll tick, until ctx
-// is done. Failures are logged and retried at the next tick.
+// run polls at once, then rolls up the workspaces woken Gather after
+// the first wake-up since the last such pass (so under steady load one
+// pass every Gather), and every workspace behind on each poll tick,
+// until ctx is done. Failures are logged and retried at the next tick.
 func (w *Worker) run(ctx context.Context, poll <-chan time.Time) {
 	w.poll(ctx)
 	gather := time.NewTimer(0)
 	<-gather.C
+	armed := false // the timer runs: a wake-up does not push it back, or steady load would starve it
 	for {
 		select {
 		case <-ctx.Done():
 			gather.Stop()
 			return
 		case <-w.signal:
-			gather.Reset(Gather)
+			if !armed {
+				gather.Reset(Gather)
+				armed = true
+			}
 		case <-gather.C:
+			armed = false
 			w.rollup(ctx, w.takePending())
 		case <-poll:
 			w.poll(ctx)
