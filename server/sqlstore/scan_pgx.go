@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 
 	"github.com/jackc/pgx/v5/pgtype"
@@ -47,5 +46,5 @@ func (d jsonDest[T]) ScanBytes(v []byte) error {
 	if v == nil {
 		return fmt.Errorf("sqlstore: cannot scan NULL as JSON")
 	}
-	return json.Unmarshal(v, d.v)
+	return d.unmarshal(v)
 }
