@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,24 +22,18 @@ import (
 // The statistics count the event later (see stats_rollup.go).
 func addInOne[T any](ctx context.Context, s *Store, workspaceID string, rec *T, hash []byte, a addition,
 	scan func(Row) (T, error)) (bool, error) {
-	data, err := json.Marshal(rec)
+	data, err := recordJSON(rec)
 	if err != nil {
 		return false, err
 	}
 	now := s.now()
 	eventID := feedback.NewIDAt(now)
-	args := slices.Clone(a.args)
-	param := func(v any) string {
-		args = append(args, v)
-		return fmt.Sprintf("$%d", len(args))
+	args := append(slices.Clone(a.args), eventID, a.event, now, string(data), eventID[:19],
+		a.createdAt.UTC().Truncate(time.Hour))
+	for _, c := range a.counters {
+		args = append(args, c.list, c.scope)
 	}
-	id, typ, at := param(eventID), param(a.event), param(now)
-	q := `WITH ins AS (` + a.insert + ` RETURNING 1),
-		ev AS (INSERT INTO events (` + eventColumns + `) SELECT $1, ` + s.dialect.EventSeq(0) + `, ` + id + `, ` + typ +
-		`, ` + at + `, ` + param(string(data)) + ` FROM ins RETURNING seq),
-		dl AS (` + s.fanOutSQL("ev, ", "ev.seq", id, typ, at, param(eventID[:19])) + ` RETURNING 1),
-		ct AS (` + countAddedSQL(s.dialect, param(a.createdAt.UTC().Truncate(time.Hour)), a.counters, param) + `)
-		SELECT COALESCE((SELECT seq FROM ev), 0), (SELECT COUNT(*) FROM dl)`
+	q := s.addOneSQL(a)
 	var seq, deliveries int64
 	err = s.db.QueryRow(ctx, q, args...).Scan(&seq, &deliveries)
 	if errors.Is(err, ErrForeignKey) {
@@ -69,6 +64,41 @@ func addInOne[T any](ctx context.Context, s *Store, workspaceID string, rec *T, 
 	}
 	*rec = v
 	return false, nil
+}
+
+// addOneSQL returns addInOne's statement for a, built once per kind of
+// record: its text depends on the record's INSERT and the number of its
+// arguments and counters, never on their values. The parameters after
+// a.args are the event's id, type, time and data, the deliveries' id
+// prefix, the counters' hour, then each counter's list and scope.
+func (s *Store) addOneSQL(a addition) string {
+	key := a.event + "/" + strconv.Itoa(len(a.counters))
+	if q, ok := s.addSQL.Load(key); ok {
+		return q.(string)
+	}
+	n := len(a.args)
+	param := func(any) string {
+		n++
+		return fmt.Sprintf("$%d", n)
+	}
+	id, typ, at := param(nil), param(nil), param(nil)
+	q := `WITH ins AS (` + a.insert + ` RETURNING 1),
+		ev AS (INSERT INTO events (` + eventColumns + `) SELECT $1, ` + s.dialect.EventSeq(0) + `, ` + id + `, ` + typ +
+		`, ` + at + `, ` + param(nil) + ` FROM ins RETURNING seq),
+		dl AS (` + s.fanOutSQL("ev, ", "ev.seq", id, typ, at, param(nil)) + ` RETURNING 1),
+		ct AS (` + countAddedSQL(s.dialect, param(nil), a.counters, param) + `)
+		SELECT COALESCE((SELECT seq FROM ev), 0), (SELECT COUNT(*) FROM dl)`
+	s.addSQL.Store(key, q)
+	return q
+}
+
+// recordJSON encodes a record as encoding/json does: by its own
+// appender when it has one (feedback.JSONAppender), without reflection.
+func recordJSON(rec any) ([]byte, error) {
+	if a, ok := rec.(feedback.JSONAppender); ok {
+		return a.AppendJSON(make([]byte, 0, 512)), nil
+	}
+	return json.Marshal(rec)
 }
 
 // countAddedSQL is countAdded's statement for addInOne: one row per

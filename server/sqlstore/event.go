@@ -97,7 +97,7 @@ func (s *Store) lockRecord(ctx context.Context, tx Conn, id string) error {
 // appendEvent writes an event of kind typ whose data is v as JSON, in
 // the transaction that made the change it reports.
 func (s *Store) appendEvent(ctx context.Context, tx Conn, workspaceID, typ string, v any) error {
-	data, err := json.Marshal(v)
+	data, err := recordJSON(v)
 	if err != nil {
 		return err
 	}

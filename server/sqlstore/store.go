@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -91,7 +92,8 @@ type Store struct {
 	pipe    Pipeliner   // db's pipeline, or nil
 	onDue   atomic.Pointer[func()]
 	onEvent atomic.Pointer[[]func(string, int64)]
-	settle  settler // the shared waits of readers of events
+	settle  settler  // the shared waits of readers of events
+	addSQL  sync.Map // addInOne's statement of each kind of record (see addOneSQL)
 }
 
 // New returns a Store that runs its queries on db.
