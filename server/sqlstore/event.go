@@ -50,11 +50,14 @@ func (s *Store) Events(ctx context.Context, workspaceID string, after int64, lim
 	if err != nil {
 		return nil, err
 	}
-	return collect(rows, func(r Row) (feedback.Event, error) {
-		var e feedback.Event
-		err := r.Scan(&e.WorkspaceID, &e.Seq, &e.ID, &e.Type, at(&e.Timestamp), compactJSON{&e.Data})
-		return e, err
-	})
+	return collect(rows, scanEvent)
+}
+
+// scanEvent reads a row of eventColumns.
+func scanEvent(r Row) (feedback.Event, error) {
+	var e feedback.Event
+	err := r.Scan(&e.WorkspaceID, &e.Seq, &e.ID, &e.Type, at(&e.Timestamp), compactJSON{&e.Data})
+	return e, err
 }
 
 // EventPosition returns the largest seq of the workspace's events that

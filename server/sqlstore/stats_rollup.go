@@ -24,10 +24,6 @@ import (
 // advanced first.
 var errStatsCursorMoved = errors.New("the statistics cursor moved")
 
-// statsEventTypes are the events that the statistics count.
-var statsEventTypes = []string{feedback.EventHygieneSubmissionCreated, feedback.EventReviewResponseCreated,
-	feedback.EventSurveyResponseCreated}
-
 // statsCursorSQL is a scalar subquery of the workspace's ($1) cursor, 0
 // when it has none; the counters' queries select it first, so that it
 // and the counters come from one snapshot.

@@ -21,11 +21,7 @@ func (s *Store) statsTail(ctx context.Context, workspaceID string, cursor int64,
 	if err != nil {
 		return nil, err
 	}
-	events, err := collect(rows, func(r Row) (feedback.Event, error) {
-		var e feedback.Event
-		err := r.Scan(&e.WorkspaceID, &e.Seq, &e.ID, &e.Type, at(&e.Timestamp), compactJSON{&e.Data})
-		return e, err
-	})
+	events, err := collect(rows, scanEvent)
 	if err != nil {
 		return nil, err
 	}
