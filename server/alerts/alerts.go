@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/feedbackhq/feedback/server"
+	"github.com/feedbackhq/feedback/server/internal/wake"
 )
 
 // PollInterval is how often a worker evaluates every workspace with
@@ -44,16 +45,15 @@ type Worker struct {
 	log    *slog.Logger
 	mailer *Mailer // nil: alert mails wait unsent
 
-	signal  chan struct{} // a Wake since Run last looked
-	mu      sync.Mutex
-	known   map[string]bool // workspaces with rules, as of the last poll
-	pending map[string]bool // workspaces woken since the last pass
+	mu    sync.Mutex
+	known map[string]bool // workspaces with rules, as of the last poll
+	woken *wake.Set       // workspaces woken since the last pass
 }
 
 // New returns a worker on store that logs to log and sends alert mails
 // with mailer (nil: they wait unsent); call Run.
 func New(store Store, log *slog.Logger, mailer *Mailer) *Worker {
-	return &Worker{store: store, log: log, mailer: mailer, signal: make(chan struct{}, 1), pending: map[string]bool{}}
+	return &Worker{store: store, log: log, mailer: mailer, woken: wake.New()}
 }
 
 // Start runs a worker on store, sending mails with mailer, in a goroutine until ctx is done or the
@@ -81,13 +81,10 @@ func Start(ctx context.Context, store Store, log *slog.Logger, mailer *Mailer) (
 // next poll finds a new rule).
 func (w *Worker) Wake(workspaceID string) {
 	w.mu.Lock()
-	if w.known[workspaceID] {
-		w.pending[workspaceID] = true
-	}
+	known := w.known[workspaceID]
 	w.mu.Unlock()
-	select {
-	case w.signal <- struct{}{}:
-	default:
+	if known {
+		w.woken.Add(workspaceID)
 	}
 }
 
@@ -102,8 +99,8 @@ func (w *Worker) Run(ctx context.Context, poll, kiosks <-chan time.Time) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-w.signal:
-			if w.evaluate(ctx, w.takePending()) == 0 {
+		case <-w.woken.C():
+			if w.evaluate(ctx, w.woken.Take()) == 0 {
 				continue // no new mail: spare the outbox a query per commit
 			}
 		case <-poll:
@@ -113,18 +110,6 @@ func (w *Worker) Run(ctx context.Context, poll, kiosks <-chan time.Time) {
 		}
 		w.sendMails(ctx)
 	}
-}
-
-// takePending returns and clears the workspaces woken.
-func (w *Worker) takePending() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ids := make([]string, 0, len(w.pending))
-	for id := range w.pending {
-		ids = append(ids, id)
-	}
-	clear(w.pending)
-	return ids
 }
 
 // poll refreshes the workspaces with rules and evaluates each.

@@ -11,8 +11,9 @@ package rollup
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
+
+	"github.com/feedbackhq/feedback/server/internal/wake"
 )
 
 // PollInterval is how often a worker rolls up every workspace with new
@@ -35,17 +36,14 @@ type Store interface {
 type Worker struct {
 	store Store
 	log   *slog.Logger
-
-	signal  chan struct{} // a Wake since Run last looked
-	mu      sync.Mutex
-	pending map[string]bool // workspaces woken since the last pass
+	woken *wake.Set // the workspaces woken since the last pass
 }
 
 // Start runs a worker on store in a goroutine until ctx is done or the
 // returned stop is called (which waits for it); wire its Wake to the
 // store's OnEvent hook.
 func Start(ctx context.Context, store Store, log *slog.Logger) (w *Worker, stop func()) {
-	w = &Worker{store: store, log: log, signal: make(chan struct{}, 1), pending: map[string]bool{}}
+	w = &Worker{store: store, log: log, woken: wake.New()}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	poll := time.NewTicker(PollInterval)
@@ -61,15 +59,7 @@ func Start(ctx context.Context, store Store, log *slog.Logger) (w *Worker, stop 
 }
 
 // Wake asks the worker to roll up the workspace soon; it never blocks.
-func (w *Worker) Wake(workspaceID string) {
-	w.mu.Lock()
-	w.pending[workspaceID] = true
-	w.mu.Unlock()
-	select {
-	case w.signal <- struct{}{}:
-	default:
-	}
-}
+func (w *Worker) Wake(workspaceID string) { w.woken.Add(workspaceID) }
 
 // run polls at once, then rolls up the workspaces woken Gather after
 // the first wake-up since the last such pass (so under steady load one
@@ -85,30 +75,18 @@ func (w *Worker) run(ctx context.Context, poll <-chan time.Time) {
 		case <-ctx.Done():
 			gather.Stop()
 			return
-		case <-w.signal:
+		case <-w.woken.C():
 			if !armed {
 				gather.Reset(Gather)
 				armed = true
 			}
 		case <-gather.C:
 			armed = false
-			w.rollup(ctx, w.takePending())
+			w.rollup(ctx, w.woken.Take())
 		case <-poll:
 			w.poll(ctx)
 		}
 	}
-}
-
-// takePending returns and clears the workspaces woken.
-func (w *Worker) takePending() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	ids := make([]string, 0, len(w.pending))
-	for id := range w.pending {
-		ids = append(ids, id)
-	}
-	clear(w.pending)
-	return ids
 }
 
 // poll rolls up every workspace with new events.
