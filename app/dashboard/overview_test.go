@@ -32,6 +32,14 @@ func overview(now time.Time) *overviewPage {
 	return p
 }
 
+// midday returns today's local noon: a "now" for the tests whose items
+// lie an hour before it or a minute after it and must stay in its day
+// (from time.Now(), TestOverviewLive failed between midnight and one).
+func midday() time.Time {
+	y, m, d := time.Now().Date()
+	return time.Date(y, m, d, 12, 0, 0, 0, time.Local)
+}
+
 // event returns a live event of typ carrying v, at seq.
 func event(t *testing.T, typ string, seq int64, v any) liveUpdate {
 	t.Helper()
@@ -48,7 +56,7 @@ func event(t *testing.T, typ string, seq int64, v any) liveUpdate {
 // shows once; a filter keeps other feedback out of the list but not out
 // of the counts.
 func TestOverviewLive(t *testing.T) {
-	now := time.Now()
+	now := midday()
 	p := overview(now)
 	p.feed.add(hygieneItem(&feedback.HygieneSubmission{ID: "0197a5f0-0000-7000-8000-000000000001", Rating: 2, LocationID: loc2,
 		CreatedAt: feedback.NewTime(now.Add(-time.Hour))}))
@@ -107,7 +115,7 @@ func TestOverviewLive(t *testing.T) {
 // in the answer or not, so the answer is read again; an answer for
 // another day is not taken.
 func TestTodayStale(t *testing.T) {
-	now := time.Now()
+	now := midday()
 	var d today
 	from, to := localDay(now)
 	if !d.startDay(from, to) || d.startDay(from, to) {
