@@ -146,10 +146,14 @@ func (s *Store) LocationStats(ctx context.Context, workspaceID string, q feedbac
 	if err != nil {
 		return nil, err
 	}
+	more := map[string][]hourTally{}
 	for _, r := range tail {
 		if scope := r.keys[0].(string); scope != wholeWorkspace && r.in(sc) {
-			byLocation[scope] = mergeHours(byLocation[scope], []hourTally{r.tally()})
+			more[scope] = append(more[scope], r.tally())
 		}
+	}
+	for scope, hours := range more {
+		byLocation[scope] = mergeHours(byLocation[scope], hours)
 	}
 	order := slices.Sorted(maps.Keys(byLocation))
 	st := &feedback.LocationStats{From: q.From, To: q.To, Bucket: sc.b.bucket, TimeZone: sc.zone,

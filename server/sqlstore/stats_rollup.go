@@ -218,15 +218,21 @@ func upsertStats(ctx context.Context, tx Conn, d Dialect, workspaceID string, t 
 	key := "workspace_id, " + strings.Join(a.keys, ", ") + ", bucket, shard"
 	for chunk := range slices.Chunk(t.keys, upsertRowsMax) {
 		args := []any{workspaceID}
+		param := func(v any) string {
+			args = append(args, v)
+			return fmt.Sprintf("$%d", len(args))
+		}
 		values := make([]string, len(chunk))
 		for i, k := range chunk {
 			r := t.rows[k]
 			vals := []string{"$1"}
-			for _, v := range append(append(slices.Clone(r.keys), r.hour), int64sAny(r.adds)...) {
-				args = append(args, v)
-				vals = append(vals, fmt.Sprintf("$%d", len(args)))
+			for _, key := range r.keys {
+				vals = append(vals, param(key))
 			}
-			vals = slices.Insert(vals, 1+len(r.keys)+1, "0")
+			vals = append(vals, param(r.hour), "0") // the bucket, shard 0
+			for _, n := range r.adds {
+				vals = append(vals, param(n))
+			}
 			values[i] = "(" + strings.Join(vals, ", ") + ")"
 		}
 		_, err := tx.Exec(ctx, "INSERT INTO "+a.table+" ("+key+", "+strings.Join(a.counts, ", ")+") VALUES "+
@@ -236,13 +242,4 @@ func upsertStats(ctx context.Context, tx Conn, d Dialect, workspaceID string, t 
 		}
 	}
 	return nil
-}
-
-// int64sAny returns ns as arguments.
-func int64sAny(ns []int64) []any {
-	out := make([]any, len(ns))
-	for i, n := range ns {
-		out[i] = n
-	}
-	return out
 }

@@ -94,10 +94,7 @@ func TestAlertMail(t *testing.T) {
 	ws := strings.TrimSpace(runBin(t, bin, env, "workspace", "create", "--name", "Mail", "--slug", "mail"))
 	tok := strings.TrimSpace(runBin(t, bin, env, "token", "create", "--workspace", ws, "--name", "mail"))
 	addr := startFeedbackd(t, bin, env)
-	var loc feedback.Location
-	apiCall(t, addr, tok, "POST", "/api/v1/locations", map[string]any{"name": "Hall Ü"}, &loc)
-	var poster feedback.Poster
-	apiCall(t, addr, tok, "POST", "/api/v1/locations/"+loc.ID+"/posters", map[string]any{"form": "hygiene"}, &poster)
+	poster := hygienePoster(t, addr, tok, "Hall Ü")
 	apiCall(t, addr, tok, "POST", "/api/v1/alert-rules", map[string]any{"name": "Schmutz", "kind": "low_ratings",
 		"count": 3, "rating": 2, "window_minutes": 10, "emails": []string{"ops@example.com", "boss@example.com"}}, nil)
 	for range 3 {

@@ -25,10 +25,7 @@ func TestScaleOutAlerts(t *testing.T) {
 	}
 	addrs, tok, _ := startThree(t, "Alerts")
 	rc := newAlertReceiver(t)
-	var loc feedback.Location
-	apiCall(t, addrs[0], tok, "POST", "/api/v1/locations", map[string]any{"name": "Lobby"}, &loc)
-	var poster feedback.Poster
-	apiCall(t, addrs[0], tok, "POST", "/api/v1/locations/"+loc.ID+"/posters", map[string]any{"form": "hygiene"}, &poster)
+	poster := hygienePoster(t, addrs[0], tok, "Lobby")
 	apiCall(t, addrs[1], tok, "POST", "/api/v1/webhooks", map[string]any{"url": rc.URL,
 		"events": []string{feedback.EventAlertTriggered, feedback.EventAlertResolved}}, nil)
 	apiCall(t, addrs[2], tok, "POST", "/api/v1/alert-rules", map[string]any{"name": "Bad ratings", "kind": "low_ratings",

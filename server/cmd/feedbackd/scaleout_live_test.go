@@ -34,10 +34,7 @@ func TestScaleOutLive(t *testing.T) {
 	startFeedbackd(t, bin, env)
 	c := startFeedbackd(t, bin, env)
 
-	var loc feedback.Location
-	apiCall(t, c, tok, "POST", "/api/v1/locations", map[string]any{"name": "Lobby"}, &loc)
-	var poster feedback.Poster
-	apiCall(t, c, tok, "POST", "/api/v1/locations/"+loc.ID+"/posters", map[string]any{"form": "hygiene"}, &poster)
+	poster := hygienePoster(t, c, tok, "Lobby")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -64,6 +61,17 @@ func TestScaleOutLive(t *testing.T) {
 }
 
 // apiCall sends a JSON request to the instance at addr and decodes the
+// hygienePoster creates a location named name through the instance at
+// addr and returns a hygiene poster of it.
+func hygienePoster(t *testing.T, addr, tok, name string) feedback.Poster {
+	t.Helper()
+	var loc feedback.Location
+	apiCall(t, addr, tok, "POST", "/api/v1/locations", map[string]any{"name": name}, &loc)
+	var poster feedback.Poster
+	apiCall(t, addr, tok, "POST", "/api/v1/locations/"+loc.ID+"/posters", map[string]any{"form": "hygiene"}, &poster)
+	return poster
+}
+
 // answer into out.
 func apiCall(t *testing.T, addr, tok, method, path string, body, out any) {
 	t.Helper()

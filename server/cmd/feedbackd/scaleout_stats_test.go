@@ -20,10 +20,7 @@ func TestScaleOutStats(t *testing.T) {
 		t.Skip("scale-out test builds and starts processes; skipped with -short")
 	}
 	addrs, tok, url := startThree(t, "Stats")
-	var loc feedback.Location
-	apiCall(t, addrs[0], tok, "POST", "/api/v1/locations", map[string]any{"name": "Lobby"}, &loc)
-	var poster feedback.Poster
-	apiCall(t, addrs[0], tok, "POST", "/api/v1/locations/"+loc.ID+"/posters", map[string]any{"form": "hygiene"}, &poster)
+	poster := hygienePoster(t, addrs[0], tok, "Lobby")
 	const n = 60
 	var wg sync.WaitGroup
 	for i := range n {
