@@ -14,11 +14,13 @@ import (
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// statementLog records the SQL that pgx pools run, per pool.
+// statementLog records the SQL that pgx pools run, and their round
+// trips to the database, per pool.
 type statementLog struct {
-	mu   sync.Mutex
-	on   bool
-	seen map[string][]string
+	mu    sync.Mutex
+	on    bool
+	seen  map[string][]string
+	trips map[string]int
 }
 
 // for_ returns a tracer that records under who.
@@ -27,7 +29,7 @@ func (l *statementLog) for_(who string) pgx.QueryTracer { return tracer{l, who} 
 // record runs fn and returns the statements each pool ran meanwhile.
 func (l *statementLog) record(fn func()) map[string][]string {
 	l.mu.Lock()
-	l.on, l.seen = true, map[string][]string{}
+	l.on, l.seen, l.trips = true, map[string][]string{}, map[string]int{}
 	l.mu.Unlock()
 	fn()
 	l.mu.Lock()
@@ -41,25 +43,38 @@ type tracer struct {
 	who string
 }
 
-func (t tracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+// note records one statement and, when trip, one round trip.
+func (t tracer) note(sql string, trip bool) {
 	t.log.mu.Lock()
 	defer t.log.mu.Unlock()
-	if t.log.on {
-		t.log.seen[t.who] = append(t.log.seen[t.who], strings.Join(strings.Fields(d.SQL), " "))
+	if !t.log.on {
+		return
 	}
+	if sql != "" {
+		t.log.seen[t.who] = append(t.log.seen[t.who], strings.Join(strings.Fields(sql), " "))
+	}
+	if trip {
+		t.log.trips[t.who]++
+	}
+}
+
+func (t tracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	t.note(d.SQL, true)
 	return ctx
 }
 
 func (tracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
 
-// TraceBatchStart implements pgx.BatchTracer: a pipeline's statements
-// are recorded one by one, in order, by TraceBatchQuery.
-func (tracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+// TraceBatchStart implements pgx.BatchTracer: a pipeline is one round
+// trip, whose statements are recorded one by one, in order, by
+// TraceBatchQuery.
+func (t tracer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	t.note("", true)
 	return ctx
 }
 
-func (t tracer) TraceBatchQuery(ctx context.Context, c *pgx.Conn, d pgx.TraceBatchQueryData) {
-	t.TraceQueryStart(ctx, c, pgx.TraceQueryStartData{SQL: d.SQL, Args: d.Args})
+func (t tracer) TraceBatchQuery(_ context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
+	t.note(d.SQL, false)
 }
 
 func (tracer) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
@@ -115,5 +130,50 @@ func TestBaselineRunsSameSQL(t *testing.T) {
 				t.Errorf("the baseline's SQL differs from the service's (-service +bare):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestListRoundTrips counts the service's round trips to PostgreSQL for
+// a page of a list with meta.total: page 1 sends the token's lookup, the
+// count and the page in one pipeline; a page further down needs the
+// count before its page (the count says where the page starts), and its
+// token's lookup rides with the count, so it takes two.
+func TestListRoundTrips(t *testing.T) {
+	log := &statementLog{}
+	e := newEnv(t, "postgres", log)
+	for range 3 {
+		if st := post(t, e, e.service.URL, feedback.NewID()); st != http.StatusCreated {
+			t.Fatalf("POST: %d", st)
+		}
+	}
+	for _, tc := range []struct {
+		query string
+		trips int
+	}{{"per_page=50", 1}, {"page=2&per_page=1", 2}, {"page=3&per_page=1", 2}} {
+		get := func() {
+			req, _ := http.NewRequest("GET", e.service.URL+"/api/v1/hygiene?"+tc.query, nil)
+			req.Header.Set("Authorization", "Bearer "+e.token)
+			res, err := e.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("GET ?%s: %d", tc.query, res.StatusCode)
+			}
+		}
+		get() // the token's last-used time is written at most once a minute
+		var trips int
+		var stmts []string
+		log.record(func() { get() })
+		log.mu.Lock()
+		trips, stmts = log.trips["service"], log.seen["service"]
+		log.mu.Unlock()
+		if trips != tc.trips {
+			t.Errorf("GET ?%s: %d round trips, want %d: %q", tc.query, trips, tc.trips, stmts)
+		}
+		if n := len(slices.DeleteFunc(slices.Clone(stmts), func(s string) bool { return !serviceOnly(s) })); n != 1 {
+			t.Errorf("GET ?%s: %d statements of authentication, want 1: %q", tc.query, n, stmts)
+		}
 	}
 }

@@ -87,11 +87,15 @@ func (q listQuery) count(ctx context.Context, s *Store, args []any, from, to tim
 		return 0, start{}, err
 	}
 	if sp == nil {
-		total, err := scanCount(mustRows(s.db.Query(ctx, st.Query, st.Args...)))
+		total := 0
+		err := s.queryChecked(ctx, st, func(rows Rows) (err error) {
+			total, err = scanCount(rows)
+			return err
+		})
 		return total, start{upper: to}, err
 	}
 	if st.Query != "" {
-		if err := scanOpen(mustRows(s.db.Query(ctx, st.Query, st.Args...)), sp); err != nil {
+		if err := s.queryChecked(ctx, st, func(rows Rows) error { return scanOpen(rows, sp) }); err != nil {
 			return 0, start{}, err
 		}
 	}

@@ -70,11 +70,12 @@ func list[T any](ctx context.Context, s *Store, workspaceID string, q listQuery,
 	if p.After != nil {
 		cond, args = after(cond, args, *p.After)
 	}
-	rows, err := s.db.Query(ctx, pageQuery(q, cond, len(args), offset > at.skip), append(args, limit, offset-at.skip)...)
-	if err != nil {
-		return nil, 0, err
-	}
-	items, err := collectN(rows, scan, limit)
+	var items []T
+	page := Statement{pageQuery(q, cond, len(args), offset > at.skip), append(args, limit, offset-at.skip)}
+	err = s.queryChecked(ctx, page, func(rows Rows) (err error) {
+		items, err = collectN(rows, scan, limit)
+		return err
+	})
 	return items, total, err
 }
 

@@ -146,3 +146,22 @@ func scanTokenAnd(r Row, more ...any) (server.Token, error) {
 		atOptTime(&t.LastUsedAt), atOptTime(&t.RevokedAt)}, more...)...)
 	return t, err
 }
+
+// queryChecked runs st and hands its rows to read. When ctx carries an
+// unsettled token check (see [server.WithTokenCheck]) and the database
+// pipelines, the token's statement goes in the same round trip and
+// settles the check, so that a request whose list needs more than one
+// statement still reads its token without a round trip of its own.
+func (s *Store) queryChecked(ctx context.Context, st Statement, read func(Rows) error) error {
+	tc := server.PendingTokenCheck(ctx)
+	if tc == nil || s.pipe == nil {
+		return read(mustRows(s.db.Query(ctx, st.Query, st.Args...)))
+	}
+	return s.pipe.Pipeline(ctx, []Statement{tokenStatement(tc.Hash), st}, func(i int, rows Rows) error {
+		if i == 0 {
+			tc.Settle(scanTokenRows(rows))
+			return nil
+		}
+		return read(rows)
+	})
+}
