@@ -9,8 +9,13 @@ import (
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
-// JSON answers v as JSON with status.
+// JSON answers v as JSON with status. A value that writes its own JSON
+// ([feedback.JSONAppender], the same document encoding/json writes) is
+// written without reflection: a visitor's submission is answered so.
 func JSON(w http.ResponseWriter, status int, v any) error {
+	if a, ok := v.(feedback.JSONAppender); ok {
+		return write(w, status, append(a.AppendJSON(make([]byte, 0, 512)), '\n'))
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode response: %w", err)

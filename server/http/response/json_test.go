@@ -3,6 +3,7 @@ package response
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 
@@ -35,6 +36,28 @@ func TestPageAppender(t *testing.T) {
 		want, _ := json.Marshal(feedback.NewPage(tc.items, 7, tc.p))
 		if got := w.Body.String(); got != string(want)+"\n" {
 			t.Errorf("Page(%v)\n got %s\nwant %s", tc.p, got, want)
+		}
+	}
+}
+
+// TestJSONAppender checks that JSON answers a record that writes its own
+// JSON, by value or by pointer, with the document encoding/json writes,
+// and its status and length.
+func TestJSONAppender(t *testing.T) {
+	at := feedback.NewTime(time.Date(2026, 11, 25, 1, 2, 3, 456e6, time.UTC))
+	h := feedback.HygieneSubmission{ID: "a", Rating: 2, LocationID: "l", PosterID: "p", Tags: []string{"no_soap", "<&>"},
+		Comment: "\u2028 \"x\" \xff", Language: "fr", Source: feedback.SourceQR, CapturedAt: at, CreatedAt: at}
+	for _, v := range []any{h, &h} {
+		w := httptest.NewRecorder()
+		if err := JSON(w, 201, v); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(v)
+		if got := w.Body.String(); got != string(want)+"\n" {
+			t.Errorf("JSON(%T)\n got %s\nwant %s", v, got, want)
+		}
+		if w.Code != 201 || w.Header().Get("Content-Length") != strconv.Itoa(len(want)+1) {
+			t.Errorf("JSON(%T): status %d, Content-Length %q", v, w.Code, w.Header().Get("Content-Length"))
 		}
 	}
 }
