@@ -110,6 +110,9 @@ func (s *Store) RevokeKiosk(ctx context.Context, workspaceID, id string) (err er
 		return notFound("kiosk", id)
 	}
 	return s.db.InTx(ctx, func(tx Conn) error {
+		if err := s.lockRecord(ctx, tx, id); err != nil {
+			return err
+		}
 		if _, err := s.markOffline(ctx, tx, "workspace_id = $1 AND id = $2", workspaceID, id); err != nil {
 			return err
 		}

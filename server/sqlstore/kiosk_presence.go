@@ -82,14 +82,20 @@ func (s *Store) markOffline(ctx context.Context, tx Conn, cond string, args ...a
 // and, when the kiosk is neither marked online nor revoked, online with
 // a kiosk.online event. The UPDATE that marks it online is conditional,
 // so of concurrent contacts one marks it and writes the event (on
-// PostgreSQL the others wait for its row and then find it online).
-// Returns feedback.ENotFound.
+// PostgreSQL the others wait for its row and then find it online). It
+// first takes the kiosk's [Store.lockRecord] lock, as the transactions
+// that mark it offline for a person (RevokeKiosk, DeleteLocation) do:
+// its kiosk.online and their kiosk.offline are numbered in the order in
+// which they commit. Returns feedback.ENotFound.
 func (s *Store) contact(ctx context.Context, workspaceID, id, set string, args ...any) error {
 	if !canonical(&workspaceID, &id) {
 		return notFound("kiosk", id)
 	}
 	args = append([]any{workspaceID, id}, args...)
 	return s.db.InTx(ctx, func(tx Conn) error {
+		if err := s.lockRecord(ctx, tx, id); err != nil {
+			return err
+		}
 		p, err := scanPresence(tx.QueryRow(ctx, `UPDATE kiosks SET `+set+`, online = true
 			WHERE workspace_id = $1 AND id = $2 AND NOT online AND revoked_at IS NULL
 			RETURNING `+presenceColumns, args...))
@@ -113,4 +119,27 @@ func scanPresence(r Row) (presence, error) {
 	d := &p.data
 	err := r.Scan(&p.workspaceID, &d.KioskID, &d.LocationID, &d.Name, at(&d.LastSeenAt), &d.QueueDepth, &d.AppVersion)
 	return p, err
+}
+
+// lockKiosksAt takes [Store.lockRecord]'s lock of every kiosk of a
+// location that is not revoked, in the order of their ids, for a
+// transaction that marks them offline: call it before tx writes
+// anything. A kiosk paired while it runs is not locked; it is not
+// online yet either.
+func (s *Store) lockKiosksAt(ctx context.Context, tx Conn, workspaceID, locationID string) error {
+	if s.dialect.LockRecord == "" {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `SELECT id FROM kiosks
+		WHERE workspace_id = $1 AND location_id = $2 AND revoked_at IS NULL ORDER BY id`, workspaceID, locationID)
+	if err != nil {
+		return err
+	}
+	ids, err := collect(rows, func(r Row) (id string, err error) { return id, r.Scan(&id) })
+	for _, id := range ids {
+		if err == nil {
+			err = s.lockRecord(ctx, tx, id)
+		}
+	}
+	return err
 }

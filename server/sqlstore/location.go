@@ -73,6 +73,9 @@ func (s *Store) DeleteLocation(ctx context.Context, workspaceID, id string) (err
 	}
 	now := s.now()
 	return s.db.InTx(ctx, func(tx Conn) error {
+		if err := s.lockKiosksAt(ctx, tx, workspaceID, id); err != nil {
+			return err
+		}
 		n, err := tx.Exec(ctx, `UPDATE locations SET deleted_at = $3, updated_at = $3
 			WHERE workspace_id = $1 AND id = $2 AND deleted_at IS NULL`, workspaceID, id, now)
 		if err != nil {
