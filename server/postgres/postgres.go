@@ -109,6 +109,7 @@ var dialect = sqlstore.Dialect{
 		"pg_snapshot_xmax(pg_current_snapshot())::text::bigint",
 	CountShard:  "pg_backend_pid() % 64",
 	WritableCTE: true,
+	SeekPages:   true,
 	JSONHas: func(column, param string) string {
 		return column + " @> jsonb_build_array(CAST(" + param + " AS text))"
 	},

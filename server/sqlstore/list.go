@@ -71,7 +71,7 @@ func list[T any](ctx context.Context, s *Store, workspaceID string, q listQuery,
 		cond, args = after(cond, args, *p.After)
 	}
 	var items []T
-	page := Statement{pageQuery(q, cond, len(args), offset > at.skip), append(args, limit, offset-at.skip)}
+	page := Statement{pageQuery(q, cond, len(args), offset > at.skip && s.dialect.SeekPages), append(args, limit, offset-at.skip)}
 	err = s.queryChecked(ctx, page, func(rows Rows) (err error) {
 		items, err = collectN(rows, scan, limit)
 		return err

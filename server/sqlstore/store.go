@@ -73,6 +73,13 @@ type Dialect struct {
 	// (PostgreSQL): a submission, its event, its deliveries and its
 	// counters are then one statement, one round trip (see addInOne).
 	WritableCTE bool
+	// SeekPages is set where a page that skips rows finds its first row
+	// by a scan of the index alone, then reads the page from it
+	// (PostgreSQL, whose OFFSET reads every skipped row from the table;
+	// see pageQuery). SQLite skips an OFFSET's rows without reading the
+	// table, and bounds the anchored form's scan by the list's range, not
+	// by the anchor: 2.5 ms against 0.2 ms to skip 3,000 rows.
+	SeekPages bool
 	// JSONHas returns the condition that the JSON array in column holds
 	// the text in the parameter param: on PostgreSQL containment (@>) of
 	// jsonb, on SQLite a search of json_each.
