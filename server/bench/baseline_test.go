@@ -40,6 +40,9 @@ type bareDB interface {
 	// countShard is the dialect's expression of a list counter's shard
 	// (a copy of the store's Dialect.CountShard).
 	countShard() string
+	// limitParam is the dialect's form of a LIMIT or OFFSET placeholder
+	// (a copy of the store's Dialect.LimitParam).
+	limitParam() string
 }
 
 type bareRows interface {
@@ -54,6 +57,8 @@ type pgxDB struct{ p *pgxpool.Pool }
 func (pgxDB) rowID() string {
 	return "CAST(%s || substr(CAST(gen_random_uuid() AS text), 20) AS uuid)"
 }
+
+func (pgxDB) limitParam() string { return "%s" }
 
 func (pgxDB) eventSeq() string { return "pg_current_xact_id()::text::bigint * 1024 + 0" }
 
@@ -82,6 +87,8 @@ func (sqlDB) rowID() string {
 	return "%s || substr('89ab', 1 + (random() & 3), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || " +
 		"lower(hex(randomblob(6)))"
 }
+
+func (sqlDB) limitParam() string { return "(%s + 0)" }
 
 func (sqlDB) eventSeq() string {
 	return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
@@ -250,7 +257,7 @@ func bareList(w http.ResponseWriter, r *http.Request, db bareDB) error {
 	if err != nil {
 		return err
 	}
-	rows, err := db.query(ctx, sqlHygienePage, ws, minTime, upper, p.PerPage, p.Offset())
+	rows, err := db.query(ctx, sqlHygienePage(db.limitParam()), ws, minTime, upper, p.PerPage, p.Offset())
 	if err != nil {
 		return err
 	}

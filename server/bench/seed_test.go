@@ -19,7 +19,7 @@ func seed(tb testing.TB, e *env, rows int) {
 	if err == nil {
 		err = e.exec(ctx, s.Counters)
 	}
-	if err == nil {
+	if err == nil && s.Analyze != "" {
 		err = e.exec(ctx, s.Analyze)
 	}
 	if err != nil {

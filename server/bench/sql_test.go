@@ -21,9 +21,14 @@ const (
 				WHERE workspace_id = $1 AND id = $4 AND (revoked_at <= $11 OR revoked_at <= $14))
 			ON CONFLICT (workspace_id, id) DO NOTHING`
 	sqlHygieneCond = `workspace_id = $1 AND created_at >= $2 AND created_at < $3`
-	sqlHygienePage = `SELECT ` + hygieneColumns + ` FROM hygiene_submissions WHERE ` + sqlHygieneCond +
-		` ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`
 )
+
+// sqlHygienePage is the statement of a page, with limit the dialect's
+// form of a LIMIT or OFFSET placeholder.
+func sqlHygienePage(limit string) string {
+	return `SELECT ` + hygieneColumns + ` FROM hygiene_submissions WHERE ` + sqlHygieneCond +
+		` ORDER BY created_at DESC, id DESC LIMIT ` + fmt.Sprintf(limit, "$4") + ` OFFSET ` + fmt.Sprintf(limit, "$5")
+}
 
 // sqlInsertEvent is the statement that writes an event, with seq the
 // dialect's expression of its number.

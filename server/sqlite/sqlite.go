@@ -89,6 +89,7 @@ var dialect = sqlstore.Dialect{
 		return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
 	},
 	CountShard: "0",
+	LimitParam: "(%s + 0)",
 	JSONHas: func(column, param string) string {
 		return "EXISTS (SELECT 1 FROM json_each(" + column + ") WHERE value = " + param + ")"
 	},

@@ -67,7 +67,7 @@ func each[T feedback.Keyed](ctx context.Context, s *Store, workspaceID string, q
 		if cursor != nil {
 			cond, args = after(cond, args, *cursor)
 		}
-		rows, err := s.db.Query(ctx, pageQuery(q, cond, len(args), false), append(args, exportBatch, 0)...)
+		rows, err := s.db.Query(ctx, s.pageQuery(q, cond, len(args), false), append(args, exportBatch, 0)...)
 		if err != nil {
 			return err
 		}

@@ -71,7 +71,7 @@ func list[T any](ctx context.Context, s *Store, workspaceID string, q listQuery,
 		cond, args = after(cond, args, *p.After)
 	}
 	var items []T
-	page := Statement{pageQuery(q, cond, len(args), offset > at.skip && s.dialect.SeekPages), append(args, limit, offset-at.skip)}
+	page := Statement{s.pageQuery(q, cond, len(args), offset > at.skip && s.dialect.SeekPages), append(args, limit, offset-at.skip)}
 	err = s.queryChecked(ctx, page, func(rows Rows) (err error) {
 		items, err = collectN(rows, scan, limit)
 		return err
@@ -111,7 +111,7 @@ func firstPage[T any](ctx context.Context, s *Store, q listQuery, p feedback.Lis
 			return scanOpen(rows, sp)
 		})
 	}
-	stmts = append(stmts, Statement{pageQuery(q, cond, len(pageArgs), false), append(pageArgs, limit, 0)})
+	stmts = append(stmts, Statement{s.pageQuery(q, cond, len(pageArgs), false), append(pageArgs, limit, 0)})
 	reads = append(reads, func(rows Rows) (err error) {
 		items, err = collectN(rows, scan, limit)
 		return err
@@ -141,14 +141,26 @@ func scanCount(rows Rows) (int, error) {
 // (n arguments), newest first, followed by LIMIT and the number of rows
 // to skip. When it skips (anchor), it finds the page's first row by a
 // scan of the index alone and reads the page's rows from it on, rather
-// than reading every skipped row.
-func pageQuery(q listQuery, cond string, n int, anchor bool) string {
+// than reading every skipped row. Both numbers are placeholders in
+// Dialect.LimitParam's form.
+func (s *Store) pageQuery(q listQuery, cond string, n int, anchor bool) string {
 	const order = " ORDER BY created_at DESC, id DESC"
+	limit, skip := s.limitParam(n+1), s.limitParam(n+2)
 	if !anchor {
-		return fmt.Sprintf("SELECT %s FROM %s WHERE %s%s LIMIT $%d OFFSET $%d", q.columns, q.table, cond, order, n+1, n+2)
+		return fmt.Sprintf("SELECT %s FROM %s WHERE %s%s LIMIT %s OFFSET %s", q.columns, q.table, cond, order, limit, skip)
 	}
-	return fmt.Sprintf("SELECT %s FROM %s WHERE %s AND (created_at, id) <= (SELECT created_at, id FROM %s WHERE %s%s LIMIT 1 OFFSET $%d)%s LIMIT $%d",
-		q.columns, q.table, cond, q.table, cond, order, n+2, order, n+1)
+	return fmt.Sprintf("SELECT %s FROM %s WHERE %s AND (created_at, id) <= (SELECT created_at, id FROM %s WHERE %s%s LIMIT 1 OFFSET %s)%s LIMIT %s",
+		q.columns, q.table, cond, q.table, cond, order, skip, order, limit)
+}
+
+// limitParam returns placeholder $i as a LIMIT or OFFSET (see
+// Dialect.LimitParam).
+func (s *Store) limitParam(i int) string {
+	p := fmt.Sprintf("$%d", i)
+	if s.dialect.LimitParam == "" {
+		return p
+	}
+	return fmt.Sprintf(s.dialect.LimitParam, p)
 }
 
 // after narrows cond, with its args, to the rows after the cursor a in

@@ -80,6 +80,13 @@ type Dialect struct {
 	// table, and bounds the anchored form's scan by the list's range, not
 	// by the anchor: 2.5 ms against 0.2 ms to skip 3,000 rows.
 	SeekPages bool
+	// LimitParam is the form (fmt, one %s: the placeholder) in which a
+	// list's LIMIT and OFFSET are bound, "" for the placeholder alone.
+	// SQLite reads the value bound to a bare LIMIT or OFFSET placeholder
+	// when it plans, and so plans the statement again at every execution
+	// that binds one; "(%s + 0)" keeps the value out of the plan (56 µs
+	// against 46 µs a page of 50 rows, in isolation).
+	LimitParam string
 	// JSONHas returns the condition that the JSON array in column holds
 	// the text in the parameter param: on PostgreSQL containment (@>) of
 	// jsonb, on SQLite a search of json_each.

@@ -22,6 +22,13 @@ const (
 	pageSQL = `SELECT id, location_id, poster_id, rating, tags, comment, language, source, device_id,
 		captured_at, created_at FROM hygiene_submissions
 		WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`
+	// litePageSQL is pageSQL for SQLite, which plans a statement again at
+	// every execution that binds a new value to a bare LIMIT or OFFSET
+	// placeholder; "+ 0" keeps the values out of the plan, as the store
+	// does (Dialect.LimitParam).
+	litePageSQL = `SELECT id, location_id, poster_id, rating, tags, comment, language, source, device_id,
+		captured_at, created_at FROM hygiene_submissions
+		WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC LIMIT ($2 + 0) OFFSET ($3 + 0)`
 )
 
 func hash(id string) []byte {
@@ -106,7 +113,7 @@ func (d lite) insert(r *http.Request, ws, id, loc, poster string, rating int, ta
 }
 
 func (d lite) page(r *http.Request, ws string, limit, offset int) ([]row, error) {
-	rows, err := d.r.QueryContext(r.Context(), pageSQL, ws, limit, offset)
+	rows, err := d.r.QueryContext(r.Context(), litePageSQL, ws, limit, offset)
 	if err != nil {
 		return nil, err
 	}
