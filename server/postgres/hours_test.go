@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/internal/pgtest"
 	"github.com/feedbackhq/feedback/server/postgres"
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -34,8 +33,7 @@ func TestTotalsAcrossInstances(t *testing.T) {
 	t0 := time.Date(2026, 3, 27, 10, 40, 0, 0, time.UTC)
 	ca, cb := &clock{now: t0}, &clock{now: t0}
 	a, b := open(t, url, ca), open(t, url, cb)
-	ws := &server.Workspace{Workspace: feedback.Workspace{Name: "Two", Slug: "two"}, PosterKey: []byte("sealed")}
-	must(t, a.CreateWorkspace(ctx, ws))
+	ws := newWorkspace(t, a, "Two")
 	loc := &feedback.Location{Name: "Lobby"}
 	must(t, a.CreateLocation(ctx, ws.ID, loc))
 	add := func(s *postgres.DB, c *clock, at time.Time) {

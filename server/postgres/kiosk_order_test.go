@@ -25,8 +25,7 @@ func TestKioskEventsFollowCommits(t *testing.T) {
 	pgtest.Check(t)
 	ctx := context.Background()
 	db := MustOpenDB(t, postgres.WithMaxConns(6))
-	w := &server.Workspace{Workspace: feedback.Workspace{Name: "Order", Slug: "order"}, PosterKey: []byte("k")}
-	must(t, db.CreateWorkspace(ctx, w))
+	w := newWorkspace(t, db, "Order")
 	loc := &feedback.Location{Name: "Lobby"}
 	must(t, db.CreateLocation(ctx, w.ID, loc))
 	code := &server.PairingCode{WorkspaceID: w.ID, Hash: []byte("code"), ExpiresAt: time.Now().Add(time.Hour),

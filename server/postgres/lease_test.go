@@ -9,7 +9,6 @@ import (
 
 	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/internal/pgtest"
-	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
 // TestLeasesHoldAcrossInstances hammers one budget from two instances on
@@ -58,8 +57,7 @@ func TestLeaseKeepsRevocation(t *testing.T) {
 	url := pgtest.URL(t)
 	now := time.Date(2026, 3, 27, 10, 0, 5, 0, time.UTC)
 	a, b := open(t, url, &clock{now: now}), open(t, url, &clock{now: now})
-	ws := &server.Workspace{Workspace: feedback.Workspace{Name: "Lease", Slug: "lease"}, PosterKey: []byte("sealed")}
-	must(t, a.CreateWorkspace(ctx, ws))
+	ws := newWorkspace(t, a, "Lease")
 	tok := &server.Token{WorkspaceID: ws.ID, Name: "t", Prefix: "fbk_leas", Hash: []byte("hash-lease")}
 	must(t, a.CreateToken(ctx, tok))
 	for i := range 3 {

@@ -81,8 +81,7 @@ func TestRefusesRestoredEvents(t *testing.T) {
 	ctx := context.Background()
 	db := MustOpenDB(t)
 	must(t, db.Migrate(ctx))
-	ws := &server.Workspace{Workspace: feedback.Workspace{Name: "Restored", Slug: "restored"}, PosterKey: []byte("sealed")}
-	must(t, db.CreateWorkspace(ctx, ws))
+	ws := newWorkspace(t, db, "Restored")
 	_, err := db.Pool().Exec(ctx, `INSERT INTO events (workspace_id, seq, id, type, occurred_at, data)
 		VALUES ($1, (pg_current_xact_id()::text::bigint + 1000000) * 1024, gen_random_uuid(), 'x', now(), '{}')`, ws.ID)
 	must(t, err)
@@ -90,4 +89,13 @@ func TestRefusesRestoredEvents(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "pg_resetwal") {
 		t.Errorf("Migrate on restored events: %v, want a refusal that names pg_resetwal", err)
 	}
+}
+
+// newWorkspace stores a workspace named name in db, its slug the name in
+// lower case.
+func newWorkspace(t *testing.T, db *postgres.DB, name string) *server.Workspace {
+	t.Helper()
+	w := &server.Workspace{Workspace: feedback.Workspace{Name: name, Slug: strings.ToLower(name)}, PosterKey: []byte("sealed")}
+	must(t, db.CreateWorkspace(context.Background(), w))
+	return w
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/server/internal/pgtest"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
@@ -21,10 +20,7 @@ func TestSharedSettle(t *testing.T) {
 	pgtest.Check(t)
 	ctx := context.Background()
 	db := MustOpenDB(t)
-	w := &server.Workspace{Workspace: feedback.Workspace{Name: "Settle", Slug: "settle"}, PosterKey: []byte("k")}
-	if err := db.CreateWorkspace(ctx, w); err != nil {
-		t.Fatal(err)
-	}
+	w := newWorkspace(t, db, "Settle")
 	r := &feedback.Review{Title: "Lobby"}
 	if err := db.CreateReview(ctx, w.ID, r); err != nil {
 		t.Fatal(err)

@@ -19,8 +19,7 @@ func TestTakeToken(t *testing.T) {
 	now := time.Date(2026, 3, 27, 10, 0, 30, 0, time.UTC)
 	db := MustOpenDB(t)
 	db.Now = func() time.Time { return now }
-	ws := &server.Workspace{Workspace: feedback.Workspace{Name: "Take", Slug: "take"}, PosterKey: []byte("sealed")}
-	must(t, db.CreateWorkspace(ctx, ws))
+	ws := newWorkspace(t, db, "Take")
 	tok := &server.Token{WorkspaceID: ws.ID, Name: "t", Prefix: "fbk_take", Hash: []byte("hash-take")}
 	must(t, db.CreateToken(ctx, tok))
 	for i := 1; i <= 3; i++ {
