@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/feedbackhq/feedback/server"
 	"github.com/feedbackhq/feedback/shared/feedback"
 )
 
@@ -97,10 +96,6 @@ func firstPage[T any](ctx context.Context, s *Store, q listQuery, p feedback.Lis
 	total := 0
 	var stmts []Statement
 	var reads []func(Rows) error
-	if tc := server.PendingTokenCheck(ctx); tc != nil {
-		stmts = append(stmts, tokenStatement(tc.Hash))
-		reads = append(reads, func(rows Rows) error { tc.Settle(scanTokenRows(rows)); return nil })
-	}
 	if counting.Query != "" {
 		stmts = append(stmts, counting)
 		reads = append(reads, func(rows Rows) (err error) {
@@ -116,7 +111,7 @@ func firstPage[T any](ctx context.Context, s *Store, q listQuery, p feedback.Lis
 		items, err = collectN(rows, scan, limit)
 		return err
 	})
-	if err := s.pipe.Pipeline(ctx, stmts, func(i int, rows Rows) error { return reads[i](rows) }); err != nil {
+	if err := s.pipeChecked(ctx, stmts, reads); err != nil {
 		return nil, 0, err
 	}
 	if sp != nil {

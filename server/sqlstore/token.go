@@ -147,21 +147,30 @@ func scanTokenAnd(r Row, more ...any) (server.Token, error) {
 	return t, err
 }
 
-// queryChecked runs st and hands its rows to read. When ctx carries an
-// unsettled token check (see [server.WithTokenCheck]) and the database
-// pipelines, the token's statement goes in the same round trip and
-// settles the check, so that a request whose list needs more than one
-// statement still reads its token without a round trip of its own.
+// queryChecked runs st and hands its rows to read, with the pending
+// token check's statement in the same round trip (see pipeChecked).
 func (s *Store) queryChecked(ctx context.Context, st Statement, read func(Rows) error) error {
-	tc := server.PendingTokenCheck(ctx)
-	if tc == nil || s.pipe == nil {
-		return read(mustRows(s.db.Query(ctx, st.Query, st.Args...)))
-	}
-	return s.pipe.Pipeline(ctx, []Statement{tokenStatement(tc.Hash), st}, func(i int, rows Rows) error {
-		if i == 0 {
-			tc.Settle(scanTokenRows(rows))
-			return nil
+	return s.pipeChecked(ctx, []Statement{st}, []func(Rows) error{read})
+}
+
+// pipeChecked runs stmts in order and hands the rows of each to the read
+// of the same index. When ctx carries an unsettled token check (see
+// [server.WithTokenCheck]) and the database pipelines, the token's
+// statement goes first in the same round trip and settles the check, so
+// that a request reads its token without a round trip of its own. On a
+// database without a pipeline, the statements run one by one.
+func (s *Store) pipeChecked(ctx context.Context, stmts []Statement, reads []func(Rows) error) error {
+	if s.pipe == nil {
+		for i, st := range stmts {
+			if err := reads[i](mustRows(s.db.Query(ctx, st.Query, st.Args...))); err != nil {
+				return err
+			}
 		}
-		return read(rows)
-	})
+		return nil
+	}
+	if tc := server.PendingTokenCheck(ctx); tc != nil {
+		stmts = append([]Statement{tokenStatement(tc.Hash)}, stmts...)
+		reads = append([]func(Rows) error{func(rows Rows) error { tc.Settle(scanTokenRows(rows)); return nil }}, reads...)
+	}
+	return s.pipe.Pipeline(ctx, stmts, func(i int, rows Rows) error { return reads[i](rows) })
 }
