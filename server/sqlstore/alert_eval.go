@@ -24,10 +24,7 @@ func (s *Store) AlertWorkspaces(ctx context.Context) (_ []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return collect(rows, func(r Row) (string, error) {
-		var id string
-		return id, r.Scan(&id)
-	})
+	return collect(rows, scanString)
 }
 
 // EvaluateAlerts evaluates the workspace's enabled rules on the events

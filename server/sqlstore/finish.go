@@ -116,10 +116,7 @@ func finishGroup(ctx context.Context, tx Conn, worker string, group []server.Fin
 	if err != nil {
 		return nil, err
 	}
-	return collect(rows, func(r Row) (string, error) {
-		var id string
-		return id, r.Scan(&id)
-	})
+	return collect(rows, scanString)
 }
 
 // logAttempts inserts the log rows of the recorded attempts of done in

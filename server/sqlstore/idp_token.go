@@ -124,7 +124,7 @@ func (s *Store) IdPSignIns(ctx context.Context, accountID, clientID string) (_ [
 	if err != nil {
 		return nil, err
 	}
-	return collect(rows, func(r Row) (id string, err error) { return id, r.Scan(&id) })
+	return collect(rows, scanString)
 }
 
 // RevokeIdPSignIn deletes an account's tokens at a client of one sign-in.

@@ -135,7 +135,7 @@ func (s *Store) lockKiosksAt(ctx context.Context, tx Conn, workspaceID, location
 	if err != nil {
 		return err
 	}
-	ids, err := collect(rows, func(r Row) (id string, err error) { return id, r.Scan(&id) })
+	ids, err := collect(rows, scanString)
 	for _, id := range ids {
 		if err == nil {
 			err = s.lockRecord(ctx, tx, id)

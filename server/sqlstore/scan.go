@@ -256,3 +256,6 @@ func truncate(t *time.Time) *time.Time {
 	v := t.UTC().Truncate(time.Microsecond)
 	return &v
 }
+
+// scanString scans a row of one text column.
+func scanString(r Row) (s string, err error) { return s, r.Scan(&s) }

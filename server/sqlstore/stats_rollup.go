@@ -39,10 +39,7 @@ func (s *Store) StatsWorkspaces(ctx context.Context) (_ []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return collect(rows, func(r Row) (string, error) {
-		var id string
-		return id, r.Scan(&id)
-	})
+	return collect(rows, scanString)
 }
 
 // RollupStats adds the workspace's events after its cursor to the

@@ -31,13 +31,7 @@ func TestScaleOutAlerts(t *testing.T) {
 	apiCall(t, addrs[2], tok, "POST", "/api/v1/alert-rules", map[string]any{"name": "Bad ratings", "kind": "low_ratings",
 		"count": 3, "rating": 2, "window_minutes": 10}, nil)
 
-	burst := func() {
-		var wg sync.WaitGroup
-		for i := range 12 {
-			wg.Go(func() { postRating(t, addrs[i%3], poster.Code, 1+i%2) })
-		}
-		wg.Wait()
-	}
+	burst := func() { postBurst(t, addrs, poster.Code, 12, 2) }
 	burst()
 	first := rc.await(t, feedback.EventAlertTriggered, 1)[0]
 	apiCall(t, addrs[1], tok, "POST", "/api/v1/alerts/"+first.ID+"/resolve", map[string]any{"note": "Cleaned."}, nil)
@@ -53,6 +47,16 @@ func TestScaleOutAlerts(t *testing.T) {
 	if page.Meta.Total != 2 || page.Data[0].State != feedback.AlertOpen || page.Data[1].State != feedback.AlertResolved {
 		t.Errorf("GET /alerts: %+v", page)
 	}
+}
+
+// postBurst posts n hygiene ratings to a poster at once, the i-th
+// through addrs[i%len(addrs)] with the rating 1+i%kinds.
+func postBurst(t *testing.T, addrs []string, code string, n, kinds int) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { postRating(t, addrs[i%len(addrs)], code, 1+i%kinds) })
+	}
+	wg.Wait()
 }
 
 // postRating posts a hygiene rating to a poster, from any goroutine.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,11 +21,7 @@ func TestScaleOutStats(t *testing.T) {
 	addrs, tok, url := startThree(t, "Stats")
 	poster := hygienePoster(t, addrs[0], tok, "Lobby")
 	const n = 60
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() { postRating(t, addrs[i%3], poster.Code, 1+i%5) })
-	}
-	wg.Wait()
+	postBurst(t, addrs, poster.Code, n, 5)
 	now := time.Now().UTC()
 	path := "/api/v1/stats/hygiene?bucket=hour&from=" + now.Add(-time.Hour).Format(time.RFC3339) +
 		"&to=" + now.Add(time.Hour).Format(time.RFC3339)
