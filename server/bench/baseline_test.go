@@ -34,9 +34,9 @@ type bareDB interface {
 	// store's Dialect.RowID).
 	rowID() string
 	// eventSeq is the dialect's expression of the seq of a
-	// transaction's first event (a copy of the store's
-	// Dialect.EventSeq(0)).
-	eventSeq() string
+	// transaction's event whose ordinal is the expression ordinal (a
+	// copy of the store's Dialect.EventSeq).
+	eventSeq(ordinal string) string
 	// countShard is the dialect's expression of a list counter's shard
 	// (a copy of the store's Dialect.CountShard).
 	countShard() string
@@ -60,7 +60,9 @@ func (pgxDB) rowID() string {
 
 func (pgxDB) limitParam() string { return "%s" }
 
-func (pgxDB) eventSeq() string { return "pg_current_xact_id()::text::bigint * 1024 + 0" }
+func (pgxDB) eventSeq(ordinal string) string {
+	return "pg_current_xact_id()::text::bigint * 1024 + CAST(" + ordinal + " AS bigint)"
+}
 
 func (pgxDB) countShard() string { return "pg_backend_pid() % 64" }
 
@@ -90,7 +92,7 @@ func (sqlDB) rowID() string {
 
 func (sqlDB) limitParam() string { return "(%s + 0)" }
 
-func (sqlDB) eventSeq() string {
+func (sqlDB) eventSeq(string) string {
 	return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
 }
 
@@ -215,7 +217,7 @@ func bareIngest(w http.ResponseWriter, r *http.Request, db bareDB) error {
 		args := []any{ws, h.ID, loc, posterID, h.Rating, string(tags), "", "en", "qr", "", now, now, hash[:], cutoff}
 		id := feedback.NewIDAt(now)
 		args = append(args, id, feedback.EventHygieneSubmissionCreated, now, string(data), id[:19], now.Truncate(time.Hour),
-			hygieneSeries, wholeWorkspace, locationSeries, loc)
+			hygieneSeries, wholeWorkspace, locationSeries, loc, int64(0))
 		var seq, deliveries int64
 		if err := db.queryRow(ctx, sqlIngestOne(db), args...).Scan(&seq, &deliveries); err != nil {
 			return err
@@ -240,7 +242,7 @@ func bareEvent(exec func(string, ...any) error, row func(string, ...any) interfa
 	db bareDB, ws, typ string, now time.Time, data []byte, h feedback.HygieneSubmission) error {
 	var seq int64
 	id := feedback.NewIDAt(now)
-	if err := row(sqlInsertEvent(db.eventSeq()), ws, id, typ, now, string(data)).Scan(&seq); err != nil {
+	if err := row(sqlInsertEvent(db.eventSeq("0")), ws, id, typ, now, string(data)).Scan(&seq); err != nil {
 		return err
 	}
 	if err := exec(sqlFanOut(db.rowID()), ws, seq, id, typ, now, id[:19]); err != nil {

@@ -57,15 +57,16 @@ func sqlFanOutOf(rowID, from, seq, id, typ, at, idPrefix string) string {
 // sqlIngestOne is the one statement of a hygiene submission on
 // PostgreSQL: its INSERT (arguments $1 to $14), then, when it inserted,
 // the event ($15 id, $16 type, $17 time, $18 data), its deliveries ($19
-// the ids' prefix) and the counters ($20 the hour, then each series'
-// list and scope). The statistics count the event later (the rollup).
+// the ids' prefix), the counters ($20 the hour, then each series'
+// list and scope) and the event's ordinal in its transaction ($25). The
+// statistics count the event later (the rollup).
 func sqlIngestOne(db bareDB) string {
 	counter := func(list, scope string) string {
 		return "SELECT CAST($1 AS uuid), CAST(" + list + " AS text), CAST(" + scope + " AS uuid), CAST($20 AS timestamptz), 1, " +
 			db.countShard() + " FROM ins"
 	}
 	return `WITH ins AS (` + sqlInsertHygiene + ` RETURNING 1),
-		ev AS (INSERT INTO events (workspace_id, seq, id, type, occurred_at, data) SELECT $1, ` + db.eventSeq() +
+		ev AS (INSERT INTO events (workspace_id, seq, id, type, occurred_at, data) SELECT $1, ` + db.eventSeq("$25") +
 		`, $15, $16, $17, $18 FROM ins RETURNING seq),
 		dl AS (` + sqlFanOutOf(db.rowID(), "ev, ", "ev.seq", "$15", "$16", "$17", "$19") + ` RETURNING 1),
 		ct AS (INSERT INTO list_counts (workspace_id, list, scope, bucket, n, shard) ` + counter("$21", "$22") +

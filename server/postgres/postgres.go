@@ -100,8 +100,8 @@ var dialect = sqlstore.Dialect{
 	SkipLocked: " FOR NO KEY UPDATE SKIP LOCKED",
 	LockRecord: "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
 	RowID:      "CAST(%s || substr(CAST(gen_random_uuid() AS text), 20) AS uuid)",
-	EventSeq: func(ordinal int) string {
-		return fmt.Sprintf("pg_current_xact_id()::text::bigint * %d + %d", sqlstore.MaxTxEvents, ordinal)
+	EventSeq: func(ordinal string) string {
+		return fmt.Sprintf("pg_current_xact_id()::text::bigint * %d + CAST(%s AS bigint)", sqlstore.MaxTxEvents, ordinal)
 	},
 	EventHorizon: fmt.Sprintf(" AND seq < pg_snapshot_xmin(pg_current_snapshot())::text::bigint * %d",
 		sqlstore.MaxTxEvents),

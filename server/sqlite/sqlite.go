@@ -85,7 +85,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 var dialect = sqlstore.Dialect{
 	RowID: "%s || substr('89ab', 1 + (random() & 3), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || " +
 		"lower(hex(randomblob(6)))",
-	EventSeq: func(int) string {
+	EventSeq: func(string) string {
 		return "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE workspace_id = $1)"
 	},
 	CountShard: "0",

@@ -33,9 +33,10 @@ func addInOne[T any](ctx context.Context, s *Store, workspaceID string, rec *T, 
 	for _, c := range a.counters {
 		args = append(args, c.list, c.scope)
 	}
-	q := s.addOneSQL(a)
-	var seq, deliveries int64
-	err = s.db.QueryRow(ctx, q, args...).Scan(&seq, &deliveries)
+	args = append(args, int64(0)) // the event's ordinal in its transaction (see grouper)
+	j := &groupJob{ctx: ctx, workspaceID: workspaceID, a: &a, stmt: Statement{s.addOneSQL(a), args}}
+	s.group.add(j)
+	seq, deliveries, err := j.seq, j.deliveries, j.err
 	if errors.Is(err, ErrForeignKey) {
 		return false, feedback.Errorf(feedback.ENotFound,
 			"The location, poster or form of submission %s does not exist in the workspace.", a.id)
@@ -70,7 +71,8 @@ func addInOne[T any](ctx context.Context, s *Store, workspaceID string, rec *T, 
 // record: its text depends on the record's INSERT and the number of its
 // arguments and counters, never on their values. The parameters after
 // a.args are the event's id, type, time and data, the deliveries' id
-// prefix, the counters' hour, then each counter's list and scope.
+// prefix, the counters' hour, each counter's list and scope, then the
+// event's ordinal in its transaction.
 func (s *Store) addOneSQL(a addition) string {
 	key := a.event + "/" + strconv.Itoa(len(a.counters))
 	if q, ok := s.addSQL.Load(key); ok {
@@ -82,8 +84,9 @@ func (s *Store) addOneSQL(a addition) string {
 		return fmt.Sprintf("$%d", n)
 	}
 	id, typ, at := param(nil), param(nil), param(nil)
+	ordinal := fmt.Sprintf("$%d", n+3+2*len(a.counters)+1) // after data, prefix, bucket and the counters'
 	q := `WITH ins AS (` + a.insert + ` RETURNING 1),
-		ev AS (INSERT INTO events (` + eventColumns + `) SELECT $1, ` + s.dialect.EventSeq(0) + `, ` + id + `, ` + typ +
+		ev AS (INSERT INTO events (` + eventColumns + `) SELECT $1, ` + s.dialect.EventSeq(ordinal) + `, ` + id + `, ` + typ +
 		`, ` + at + `, ` + param(nil) + ` FROM ins RETURNING seq),
 		dl AS (` + s.fanOutSQL("ev, ", "ev.seq", id, typ, at, param(nil)) + ` RETURNING 1),
 		ct AS (` + countAddedSQL(s.dialect, param(nil), a.counters, param) + `)

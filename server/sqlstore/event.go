@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/feedbackhq/feedback/shared/feedback"
@@ -117,7 +118,7 @@ func (s *Store) insertEvent(ctx context.Context, tx Conn, workspaceID string, e 
 	if err != nil {
 		return err
 	}
-	err = tx.QueryRow(ctx, `INSERT INTO events (`+eventColumns+`) VALUES ($1, `+s.dialect.EventSeq(ordinal)+`,
+	err = tx.QueryRow(ctx, `INSERT INTO events (`+eventColumns+`) VALUES ($1, `+s.dialect.EventSeq(strconv.Itoa(ordinal))+`,
 		$2, $3, $4, $5) RETURNING seq`, workspaceID, e.ID, e.Type, now, string(e.Data)).Scan(&e.Seq)
 	if errors.Is(err, ErrForeignKey) {
 		return notFound("workspace", workspaceID)

@@ -42,13 +42,13 @@ type Dialect struct {
 	// bits drawn anew for each row.
 	RowID string
 	// EventSeq returns the expression of a new event's seq, given the
-	// event's ordinal within its transaction (from 0); $1 is the
-	// workspace. Numbers only increase in the order in which readers
-	// may see them (see EventHorizon) and never take a lock that orders
+	// expression (a literal or a placeholder) of the event's ordinal
+	// within its transaction, from 0; $1 is the workspace. Numbers only
+	// increase in the order in which readers may see them (see EventHorizon) and never take a lock that orders
 	// a workspace's writers: on PostgreSQL the transaction's id times
 	// [MaxTxEvents] plus the ordinal, on SQLite, whose single writer
 	// already orders every write, the workspace's greatest seq plus one.
-	EventSeq func(ordinal int) string
+	EventSeq func(ordinal string) string
 	// EventHorizon ends the condition of every read of events that a
 	// reader resumes after: it leaves out the events that an earlier
 	// number could still precede when it commits. On PostgreSQL those
@@ -108,6 +108,7 @@ type Store struct {
 	onEvent atomic.Pointer[[]func(string, int64)]
 	settle  settler  // the shared waits of readers of events
 	addSQL  sync.Map // addInOne's statement of each kind of record (see addOneSQL)
+	group   *grouper // addInOne's group commits
 }
 
 // New returns a Store that runs its queries on db.
@@ -115,6 +116,7 @@ func New(db DB, d Dialect) *Store {
 	s := &Store{Now: time.Now, dialect: d}
 	s.db = dueDB{DB: db, onDue: &s.onDue, onEvent: &s.onEvent}
 	s.pipe, _ = db.(Pipeliner)
+	s.group = newGrouper(s, groupsRunning)
 	return s
 }
 
