@@ -18,8 +18,8 @@ const groupMax = 64
 const groupTimeout = 30 * time.Second
 
 // grouper commits concurrent additions together (group commit): the
-// first addition to find fewer than max groups running runs at once, by
-// itself, in the caller's goroutine; the additions that arrive while
+// first addition to find fewer than groupsRunning groups running runs
+// at once, by itself, in the caller's goroutine; the additions that arrive while
 // groups run queue, and the next group takes all of them, up to
 // groupMax, as one transaction in one round trip (addInOne's statement
 // once for each, in a pipeline). One visitor alone thus pays nothing;
@@ -31,10 +31,8 @@ const groupTimeout = 30 * time.Second
 type grouper struct {
 	mu      sync.Mutex
 	queue   []*groupJob
-	running int // groups running
-	max     int // the most groups that run at once
-	one     func(ctx context.Context, j *groupJob)
-	many    func(ctx context.Context, js []*groupJob) error
+	running int    // groups running
+	s       *Store // whose additions these are
 }
 
 // groupJob is one addition waiting for its group.
@@ -53,7 +51,7 @@ type groupJob struct {
 // failed: j.seq, j.deliveries and j.err then hold its result.
 func (g *grouper) add(j *groupJob) {
 	g.mu.Lock()
-	if g.running == g.max {
+	if g.running == groupsRunning {
 		j.done = make(chan struct{})
 		g.queue = append(g.queue, j)
 		g.mu.Unlock()
@@ -62,7 +60,7 @@ func (g *grouper) add(j *groupJob) {
 	}
 	g.running++
 	g.mu.Unlock()
-	g.one(j.ctx, j)
+	g.s.addAlone(j.ctx, j)
 	if next := g.next(); next != nil {
 		go g.serve(next)
 	}
@@ -96,18 +94,18 @@ func (g *grouper) serve(js []*groupJob) {
 // run commits js together, or each alone when the group fails.
 func (g *grouper) run(js []*groupJob) {
 	if len(js) == 1 {
-		g.one(js[0].ctx, js[0])
+		g.s.addAlone(js[0].ctx, js[0])
 		return
 	}
 	slices.SortFunc(js, groupOrder)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(js[0].ctx), groupTimeout)
 	defer cancel()
-	if g.many(ctx, js) == nil {
+	if g.s.addGroup(ctx, js) == nil {
 		return
 	}
 	for _, j := range js {
 		j.seq, j.deliveries = 0, 0
-		g.one(j.ctx, j)
+		g.s.addAlone(j.ctx, j)
 	}
 }
 
@@ -128,16 +126,6 @@ func groupOrder(x, y *groupJob) int {
 		return cmp.Or(cmp.Compare(p.list, q.list), cmp.Compare(p.scope, q.scope))
 	})
 	return cmp.Or(c, cmp.Compare(x.a.id, y.a.id)) // two groups that repeat an id wait for each other
-}
-
-// newGrouper returns the grouper of s's additions: groups on a pipeline
-// where s's DB has one, each addition alone otherwise.
-func newGrouper(s *Store, max int) *grouper {
-	g := &grouper{max: max, one: s.addAlone, many: s.addGroup}
-	if s.pipe == nil {
-		g.max = 1 << 30 // never queue: nothing to group on
-	}
-	return g
 }
 
 // addAlone runs j's statement by itself, as the first event of its own

@@ -71,7 +71,9 @@ type Dialect struct {
 	CountShard string
 	// WritableCTE is set where a WITH clause may hold INSERTs
 	// (PostgreSQL): a submission, its event, its deliveries and its
-	// counters are then one statement, one round trip (see addInOne).
+	// counters are then one statement, one round trip (see addInOne),
+	// and concurrent ones commit in groups on the DB's pipeline, which
+	// such a DB must have (see grouper).
 	WritableCTE bool
 	// SeekPages is set where a page that skips rows finds its first row
 	// by a scan of the index alone, then reads the page from it
@@ -116,7 +118,7 @@ func New(db DB, d Dialect) *Store {
 	s := &Store{Now: time.Now, dialect: d}
 	s.db = dueDB{DB: db, onDue: &s.onDue, onEvent: &s.onEvent}
 	s.pipe, _ = db.(Pipeliner)
-	s.group = newGrouper(s, groupsRunning)
+	s.group = &grouper{s: s}
 	return s
 }
 
